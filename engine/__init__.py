@@ -1,0 +1,35 @@
+"""Rules engine for the Pacru family: Shacru, Azacru and Pacru, 2–4 players.
+
+Pure Python, standard library only. The public API:
+
+>>> import engine
+>>> s = engine.new_game("pacru", 2)
+>>> s.base_moves()[:3]
+['a1-a2', 'a1-b1', 'a1-b2']
+>>> s = s.play("a3-b4(b4)")
+>>> s.to_move, s.scores[1]
+(2, 1)
+>>> engine.load(s.to_dict()) == s
+True
+"""
+
+from __future__ import annotations
+
+from .errors import IllegalMove, InvalidPosition
+from .records import Record, export_record, parse_record, replay
+from .state import GAMES, MoveChoices, ReorientChoices, State, load, new_game
+
+__all__ = [
+    "GAMES",
+    "IllegalMove",
+    "InvalidPosition",
+    "MoveChoices",
+    "Record",
+    "ReorientChoices",
+    "State",
+    "export_record",
+    "load",
+    "new_game",
+    "parse_record",
+    "replay",
+]
