@@ -5,7 +5,7 @@ Pure Python, standard library only. The public API:
 >>> import engine
 >>> s = engine.new_game("pacru", 2)
 >>> s.base_moves()[:3]
-['a1-a2', 'a1-b1', 'a1-b2']
+['a3-b2', 'a3-b3', 'a3-b4']
 >>> s = s.play("a3-b4(b4)")
 >>> s.to_move, s.scores[1]
 (2, 1)

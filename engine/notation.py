@@ -4,7 +4,7 @@ Parsing here is purely syntactic; whether a move is legal is decided by the
 state. The parser is lenient: case and white space do not matter.
 
 >>> parse("G9-E7 (*)")
-Parsed(kind='move', frm=78, to=60, capture=False, tokens=('*',), twist=None, turn=0)
+Parsed(kind='move', frm=78, to=58, capture=False, tokens=('*',), twist=None, turn=0)
 >>> parse("e5<<(a1, b2,c3,d4)").turn
 -2
 >>> parse("pass").kind

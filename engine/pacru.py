@@ -19,7 +19,7 @@ from .board import (
 )
 from .errors import IllegalMove, InvalidPosition
 from .explain import explain_unlisted
-from .notation import TURN_SYMBOLS, Parsed, move_text
+from .notation import TURN_SYMBOLS, Parsed, move_text, with_effects
 from .state import CONNECTION, JUMP, PINCER, PLAIN, Move, MoveChoices, ReorientChoices, State
 
 #: Marker supply, which is also the target, by number of players (RULES 6.6).
@@ -194,7 +194,8 @@ class PacruState(State):
         tiles, occ, changes = self._steps_1_2(m)
         effect_kind, options = self._effect_options(m, tiles, occ)
         meetings: dict[str | None, tuple[str, ...]] = {}
-        for option in options or [None]:
+        option: str | None
+        for option in options or (None,):
             t2 = tiles[:]
             self._apply_effect(m, option, t2, changes[:])
             cells = self._meeting_cells(m, t2, occ)
@@ -247,7 +248,8 @@ class PacruState(State):
             )
         if meeting is not None:
             changes.append(CELL_INDEX[meeting])
-        return self._apply(move, changes)
+        chosen = [c for c in (option, meeting) if c is not None]
+        return self._apply(move, changes, with_effects(base, chosen))
 
     @staticmethod
     def _decide(base: str, tokens: list[str], options: list[str], prompt: str) -> str | None:
@@ -280,7 +282,7 @@ class PacruState(State):
             f"field of another colour to transform ({cells})"
         )
 
-    def _apply(self, move: Move, changes: list[int]) -> PacruState:
+    def _apply(self, move: Move, changes: list[int], notation: str) -> PacruState:
         """Commit a validated move whose field changes are listed in order."""
         frm, to, d, _k, kind = move
         me = self.to_move
@@ -306,6 +308,7 @@ class PacruState(State):
             new._eliminated = (*new._eliminated, victim)
             eliminations.append((victim, "captured"))
         new.ply += 1
+        new.last_move = notation
         new._end_turn(me, eliminations)
         return new
 
@@ -346,6 +349,7 @@ class PacruState(State):
         new.counts[me] -= cost
         new.occ[cell] = me << 3 | ((o & 7) + parsed.turn) % 8
         new.ply += 1
+        new.last_move = with_effects(name + TURN_SYMBOLS[parsed.turn], sorted(CELL_NAMES[c] for c in removed))
         new._end_turn(me, [])
         return new
 

@@ -106,6 +106,7 @@ class State:
         "end_triggered_by",
         "final_turns_left",
         "last_eliminations",
+        "last_move",
         "occ",
         "players",
         "plies_without_progress",
@@ -132,6 +133,7 @@ class State:
     end_reason: str | None
     _moves: list[Move] | None
     last_eliminations: tuple[tuple[int, str], ...]
+    last_move: str | None
 
     # ----------------------------------------------------------- construction
     def __init__(self, players: int, edition: str = "302", ply_limit: int = DEFAULT_PLY_LIMIT):
@@ -152,6 +154,7 @@ class State:
         self.end_reason = None
         self._moves = None
         self.last_eliminations = ()
+        self.last_move = None
 
     def _child(self) -> State:
         """A copy sharing nothing mutable, ready to be changed by a transition."""
@@ -173,6 +176,7 @@ class State:
         new.end_reason = None
         new._moves = None
         new.last_eliminations = ()
+        new.last_move = None
         return new
 
     # ---------------------------------------------------------------- queries

@@ -110,6 +110,10 @@ class ShacruState(State):
             return ["pass"]
         return sorted(move_string(m) for m in moves)
 
+    def legal_moves(self) -> list[str]:
+        """Every complete legal move: the same as :meth:`base_moves` in these games."""
+        return self.base_moves()
+
     def choices(self, move: str) -> MoveChoices:
         from .notation import parse
 
@@ -163,6 +167,7 @@ class ShacruState(State):
     def _apply(self, move: Move | None) -> State:
         me = self.to_move
         new = self._child()
+        assert isinstance(new, ShacruState)
         placed = False
         if move is not None:
             frm, to, d, k, kind, twist = move
@@ -184,6 +189,7 @@ class ShacruState(State):
             if kind != REMOVED:
                 occ[to] = me << 3 | (d + (0 if twist == NO_TWIST else twist)) % 8
         new.ply += 1
+        new.last_move = "pass" if move is None else move_string(move)
         new.plies_without_progress = 0 if placed else new.plies_without_progress + 1
         new._end_turn(me, passed=move is None)
         return new

@@ -1,0 +1,21 @@
+# Sourced by scripts/run and scripts/test: make .venv with a Python >= 3.11
+# and install the project into it (quietly; only what changed is installed).
+pick_python() {
+  for candidate in "${PYTHON:-}" python3 python3.13 python3.12 python3.11 python; do
+    [ -n "$candidate" ] || continue
+    if command -v "$candidate" >/dev/null 2>&1 &&
+       "$candidate" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
+      echo "$candidate"; return 0
+    fi
+  done
+  echo "no Python 3.11 or newer found: install one or set PYTHON=/path/to/python" >&2
+  return 1
+}
+if [ ! -x .venv/bin/python ]; then
+  PY=$(pick_python)
+  echo "== creating .venv with $($PY --version)"
+  "$PY" -m venv .venv
+  .venv/bin/python -m pip install -q --upgrade pip
+fi
+echo "== installing the project into .venv"
+.venv/bin/python -m pip install -q -e '.[test]'
