@@ -1,0 +1,1 @@
+"""Tables of 2–4 players whose moves are adjudicated by the engine."""

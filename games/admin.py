@@ -1,0 +1,85 @@
+"""Django admin for organisers: search, filters, and a read-only move log."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin
+from django.http import HttpRequest
+
+from .models import Move, Player, Seat, Table
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ["display_name", "user", "is_bot", "created"]
+    list_filter = ["is_bot"]
+    search_fields = ["display_name", "user__username", "user__email"]
+    raw_id_fields = ["user"]
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    extra = 0
+    raw_id_fields = ["player"]
+    readonly_fields = ["state", "eliminated_at_ply", "elimination_reason", "rank", "markers"]
+
+
+class MoveInline(admin.TabularInline):
+    model = Move
+    extra = 0
+    fields = ["seq", "ply", "seat", "kind", "notation", "played_at"]
+    readonly_fields = fields
+    can_delete = False
+    ordering = ["seq"]
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Table)
+class TableAdmin(admin.ModelAdmin):
+    list_display = ["id", "game", "edition", "players", "status", "ply", "to_move", "rated", "created_at"]
+    list_filter = ["status", "game", "players", "rated"]
+    search_fields = ["id", "seats__player__display_name", "seats__player__user__username"]
+    date_hierarchy = "created_at"
+    inlines = [SeatInline, MoveInline]
+    readonly_fields = [
+        "position",
+        "initial_position",
+        "ply",
+        "to_move",
+        "actions",
+        "result",
+        "end_reason",
+        "winner_seat",
+        "started_at",
+        "finished_at",
+    ]
+    raw_id_fields = ["created_by"]
+
+
+@admin.register(Seat)
+class SeatAdmin(admin.ModelAdmin):
+    list_display = ["table", "number", "player", "state", "elimination_reason", "rank", "markers"]
+    list_filter = ["state", "elimination_reason"]
+    search_fields = ["player__display_name", "player__user__username", "table__id"]
+    raw_id_fields = ["table", "player"]
+
+
+@admin.register(Move)
+class MoveAdmin(admin.ModelAdmin):
+    """The move log is append-only: it can be read and searched, never edited."""
+
+    list_display = ["table", "seq", "ply", "seat", "kind", "notation", "played_at"]
+    list_filter = ["kind"]
+    search_fields = ["table__id", "notation"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

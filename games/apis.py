@@ -1,0 +1,249 @@
+"""The games API under /api/v1/: one view per operation, thin over services and selectors."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import django_filters
+from django.contrib.auth import authenticate
+from django.db.models import QuerySet
+from django.http import HttpResponse
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import generics, permissions, status
+from rest_framework.authtoken.models import Token
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
+from rest_framework.views import APIView
+
+from engine.records import Record
+
+from . import selectors, services
+from .errors import NotFound
+from .models import GameKind, Player, Table
+from .serializers import (
+    ImportIn,
+    JoinIn,
+    MoveIn,
+    MoveOut,
+    MoveResultOut,
+    PlayerOut,
+    RegisterIn,
+    TableCreateIn,
+    TableDetailOut,
+    TableOut,
+    TokenIn,
+)
+
+ERROR = OpenApiResponse(description='{"detail": "...", "code": "..."}')
+
+
+def _player(request: Request) -> Player:
+    try:
+        return request.user.player  # type: ignore[union-attr]
+    except Player.DoesNotExist:
+        # Accounts made outside the API (e.g. createsuperuser) get their player on first use.
+        return Player.objects.get_or_create(
+            user=request.user, defaults={"display_name": request.user.get_username()}
+        )[0]
+
+
+# ---------------------------------------------------------------------- auth
+class RegisterApi(APIView):
+    permission_classes = [permissions.AllowAny]
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "auth"
+
+    @extend_schema(request=RegisterIn, responses={201: PlayerOut, 400: ERROR, 409: ERROR})
+    def post(self, request: Request) -> Response:
+        data = RegisterIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        player = services.player_register(**data.validated_data)
+        token, _ = Token.objects.get_or_create(user=player.user)
+        body = PlayerOut(selectors.player_list().get(pk=player.pk)).data
+        return Response({**body, "token": token.key}, status=status.HTTP_201_CREATED)
+
+
+class TokenApi(APIView):
+    permission_classes = [permissions.AllowAny]
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "auth"
+
+    @extend_schema(request=TokenIn, responses={200: OpenApiResponse(description='{"token": "..."}')})
+    def post(self, request: Request) -> Response:
+        data = TokenIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        user = authenticate(request, **data.validated_data)
+        if user is None:
+            return Response(
+                {"detail": "wrong username or password", "code": "authentication_failed"},
+                status=status.HTTP_400_BAD_REQUEST,
+            )
+        token, _ = Token.objects.get_or_create(user=user)
+        return Response({"token": token.key})
+
+
+# -------------------------------------------------------------------- tables
+class TableFilter(django_filters.FilterSet):
+    game = django_filters.ChoiceFilter(choices=GameKind.choices)
+    status = django_filters.ChoiceFilter(choices=Table.Status.choices)
+    player = django_filters.NumberFilter(method="filter_player", label="player id seated at the table")
+    open_seats = django_filters.BooleanFilter(method="filter_open", label="open tables with a free seat")
+    players = django_filters.NumberFilter()
+
+    class Meta:
+        model = Table
+        fields = ["game", "status", "players", "rated"]
+
+    def filter_player(self, qs: QuerySet[Table], name: str, value: int) -> QuerySet[Table]:
+        return selectors.tables_of_player(qs, value)
+
+    def filter_open(self, qs: QuerySet[Table], name: str, value: bool) -> QuerySet[Table]:
+        return selectors.tables_with_open_seats(qs) if value else qs
+
+
+class TableListApi(generics.ListAPIView):
+    serializer_class = TableOut
+    filterset_class = TableFilter
+
+    def get_queryset(self) -> QuerySet[Table]:
+        return selectors.table_list().order_by("-created_at")
+
+    @extend_schema(request=TableCreateIn, responses={201: TableDetailOut, 400: ERROR})
+    def post(self, request: Request) -> Response:
+        data = TableCreateIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        table = services.table_create(creator=_player(request), **data.validated_data)
+        return Response(TableDetailOut(selectors.table_detail(table.pk)).data, status=status.HTTP_201_CREATED)
+
+
+class TableDetailApi(APIView):
+    @extend_schema(responses={200: TableDetailOut, 404: ERROR})
+    def get(self, request: Request, table_id: int) -> Response:
+        try:
+            table = selectors.table_detail(table_id)
+        except Table.DoesNotExist:
+            raise NotFound(f"there is no table {table_id}") from None
+        return Response(TableDetailOut(table).data)
+
+
+class TableJoinApi(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=JoinIn, responses={200: TableDetailOut, 404: ERROR, 409: ERROR})
+    def post(self, request: Request, table_id: int) -> Response:
+        data = JoinIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.seat_join(table_id=table_id, player=_player(request), seat=data.validated_data.get("seat"))
+        return Response(TableDetailOut(selectors.table_detail(table_id)).data)
+
+
+class TableLeaveApi(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=None, responses={200: TableOut, 403: ERROR, 409: ERROR})
+    def post(self, request: Request, table_id: int) -> Response:
+        services.seat_leave(table_id=table_id, player=_player(request))
+        return Response(TableOut(selectors.table_detail(table_id)).data)
+
+
+class TableMovesApi(APIView):
+    @extend_schema(responses={200: MoveOut(many=True)})
+    def get(self, request: Request, table_id: int) -> Response:
+        table = _table_or_404(table_id)
+        return Response(MoveOut(selectors.move_history(table), many=True).data)
+
+    @extend_schema(
+        request=MoveIn,
+        responses={201: MoveResultOut, 200: MoveResultOut, 400: ERROR, 403: ERROR, 409: ERROR},
+        description="Submit a move answering `ply`. 201: recorded; 200: an exact retry of the move "
+        "already recorded for that ply; 409 `stale_ply` carries the current `ply`.",
+    )
+    def post(self, request: Request, table_id: int) -> Response:
+        data = MoveIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        outcome = services.move_submit(table_id=table_id, player=_player(request), **data.validated_data)
+        return Response(
+            MoveResultOut(outcome).data,
+            status=status.HTTP_201_CREATED if outcome.created else status.HTTP_200_OK,
+        )
+
+
+class TableResignApi(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=None, responses={200: TableOut, 403: ERROR, 409: ERROR})
+    def post(self, request: Request, table_id: int) -> Response:
+        services.game_resign(table_id=table_id, player=_player(request))
+        return Response(TableOut(selectors.table_detail(table_id)).data)
+
+
+class TableRecordApi(APIView):
+    @extend_schema(responses={(200, "text/plain"): str})
+    def get(self, request: Request, table_id: int) -> HttpResponse:
+        table = _table_or_404(table_id)
+        text = record_text(table)
+        response = HttpResponse(text, content_type="text/plain; charset=utf-8")
+        response["Content-Disposition"] = f'inline; filename="table-{table.pk}.txt"'
+        return response
+
+
+class TableImportApi(APIView):
+    permission_classes = [permissions.IsAdminUser]
+
+    @extend_schema(request=ImportIn, responses={201: TableDetailOut, 400: ERROR, 403: ERROR})
+    def post(self, request: Request) -> Response:
+        data = ImportIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        table = services.table_import_record(
+            text=data.validated_data["record"],
+            imported_by=_player(request),
+            rated=data.validated_data["rated"],
+        )
+        return Response(TableDetailOut(selectors.table_detail(table.pk)).data, status=status.HTTP_201_CREATED)
+
+
+def _table_or_404(table_id: int) -> Table:
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None:
+        raise NotFound(f"there is no table {table_id}")
+    return table
+
+
+def record_text(table: Table) -> str:
+    """The table's game record in the engine's format, with player names."""
+    headers: dict[str, Any] = {"Table": str(table.pk)}
+    for seat in table.seats.select_related("player__user").order_by("number"):
+        headers[f"Seat{seat.number}"] = seat.player.user.get_username()
+    if table.started_at:
+        headers["Date"] = table.started_at.date().isoformat()
+    record = Record(
+        game=table.game,
+        players=table.players,
+        edition=table.edition or "302",
+        ply_limit=table.ply_limit,
+        start=table.initial_position,
+        headers=headers,
+        actions=[m.action for m in selectors.move_history(table)],
+    )
+    return record.to_text()
+
+
+# ------------------------------------------------------------------- players
+class PlayerListApi(generics.ListAPIView):
+    serializer_class = PlayerOut
+    filterset_fields = ["is_bot"]
+
+    def get_queryset(self) -> QuerySet[Player]:
+        return selectors.player_list().order_by("display_name")
+
+
+class PlayerDetailApi(APIView):
+    @extend_schema(responses={200: PlayerOut})
+    def get(self, request: Request, player_id: int) -> Response:
+        player = selectors.player_list().filter(pk=player_id).first()
+        if player is None:
+            raise NotFound(f"there is no player {player_id}")
+        body: dict[str, Any] = dict(PlayerOut(player).data)
+        body["tables"] = TableOut(selectors.player_tables(player), many=True).data
+        return Response(body)

@@ -1,0 +1,62 @@
+"""Demo data for a local run: players, and tables open, in progress and finished."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+from rest_framework.authtoken.models import Token
+
+from engine.playout import random_step
+from games import services
+from games.models import Player, Table
+
+DEMO_PASSWORD = "demo-pass-2026"
+DEMO_PLAYERS = [("alice", "Alice"), ("bob", "Bob"), ("carol", "Carol"), ("dave", "Dave")]
+
+
+class Command(BaseCommand):
+    help = "Create demo players and tables (does nothing if they exist already)."
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        User = get_user_model()
+        if User.objects.filter(username="alice").exists():
+            self.stdout.write("demo data present")
+            return
+        rng = random.Random(2026)
+        players = {
+            name: services.player_register(username=name, password=DEMO_PASSWORD, display_name=display)
+            for name, display in DEMO_PLAYERS
+        }
+        organiser = User.objects.create_superuser("organiser", password=DEMO_PASSWORD)
+        Player.objects.create(user=organiser, display_name="Organiser")
+        for player in players.values():
+            Token.objects.get_or_create(user=player.user)
+        a, b, c, d = (players[n] for n, _ in DEMO_PLAYERS)
+
+        services.table_create(creator=a, game="pacru", players=2)
+        services.table_create(creator=c, game="azacru", players=3)
+        self._play(rng, services.table_create(creator=a, game="pacru", players=2), [b], plies=14)
+        self._play(rng, services.table_create(creator=b, game="pacru", players=3), [c, d], plies=20)
+        self._play(rng, services.table_create(creator=d, game="shacru", players=2), [a], plies=10)
+        self._play(rng, services.table_create(creator=a, game="azacru", players=2), [c], plies=None)
+        self._play(rng, services.table_create(creator=b, game="pacru", players=4), [a, c, d], plies=None)
+        self.stdout.write(
+            self.style.SUCCESS(f"demo data created: players {', '.join(players)} and organiser")
+        )
+
+    def _play(self, rng: random.Random, table: Table, others: list[Player], plies: int | None) -> None:
+        """Seat the others (the table starts) and play random legal moves through the service."""
+        for player in others:
+            services.seat_join(table_id=table.pk, player=player)
+        table.refresh_from_db()
+        by_seat = {s.number: s.player for s in table.seats.all()}
+        while table.status == Table.Status.ACTIVE and (plies is None or table.ply < plies):
+            state = services.current_state(table)
+            _, text = random_step(state, rng)
+            outcome = services.move_submit(
+                table_id=table.pk, player=by_seat[state.to_move], ply=table.ply, move=text
+            )
+            table = outcome.table

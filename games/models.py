@@ -1,0 +1,154 @@
+"""Players, tables, seats and the append-only move log.
+
+The moves are the source of truth; ``Table.position`` (the engine's JSON
+position) is a cache that ``manage.py verify_games`` rebuilds and checks.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class Player(models.Model):
+    """One per user account: how the service knows a person (or a bot)."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="player")
+    display_name = models.CharField(max_length=40)
+    is_bot = models.BooleanField(default=False)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["display_name"]
+
+    def __str__(self) -> str:
+        return self.display_name
+
+
+class GameKind(models.TextChoices):
+    SHACRU = "shacru", "Shacru"
+    AZACRU = "azacru", "Azacru"
+    PACRU = "pacru", "Pacru"
+
+
+class Table(models.Model):
+    """A game of 2–4 players: its options, its seats, its position and result."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", "open (waiting for players)"
+        ACTIVE = "active", "active"
+        FINISHED = "finished", "finished"
+        ABORTED = "aborted", "aborted"
+
+    game = models.CharField(max_length=8, choices=GameKind.choices)
+    edition = models.CharField(max_length=4, blank=True, default="", help_text="Pacru only: 302 or 2011")
+    players = models.PositiveSmallIntegerField(help_text="number of seats, 2 to 4")
+    ply_limit = models.PositiveIntegerField(default=1000)
+    rated = models.BooleanField(default=True)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN, db_index=True)
+    created_by = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="created_tables")
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    #: The engine position (RULES §9) after the last action; null until the table starts.
+    position = models.JSONField(null=True, blank=True)
+    #: A set-up start position (imports); null means the standard start.
+    initial_position = models.JSONField(null=True, blank=True)
+    ply = models.PositiveIntegerField(default=0)
+    to_move = models.PositiveSmallIntegerField(null=True, blank=True)
+    #: Number of actions in the log (moves and resignations/timeouts): the next one's ``seq``.
+    actions = models.PositiveIntegerField(default=0)
+    end_reason = models.CharField(max_length=16, blank=True, default="")
+    winner_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    #: ``{"ranking": {seat: rank}, "scores": {seat: markers}, "winner": seat|None, "end": reason}``
+    result = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(condition=Q(players__gte=2, players__lte=4), name="table_players_2_to_4"),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.get_game_display()} ({self.players} players, {self.status})"
+
+    @property
+    def is_active(self) -> bool:
+        return self.status == self.Status.ACTIVE
+
+
+class Seat(models.Model):
+    """A player's place at a table: seat number (move order), colour, fate and result."""
+
+    class State(models.TextChoices):
+        PLAYING = "playing", "playing"
+        OUT = "out", "out"
+
+    class Reason(models.TextChoices):
+        BLOCKED = "blocked", "blocked"
+        CAPTURED = "captured", "lost the last chevron"
+        RESIGNED = "resigned", "resigned"
+        TIMEOUT = "timeout", "lost on time"
+
+    COLOURS = {1: "red", 2: "black", 3: "yellow", 4: "green"}
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    colour = models.CharField(max_length=8)
+    state = models.CharField(max_length=8, choices=State.choices, default=State.PLAYING)
+    eliminated_at_ply = models.PositiveIntegerField(null=True, blank=True)
+    elimination_reason = models.CharField(max_length=8, choices=Reason.choices, blank=True, default="")
+    rank = models.PositiveSmallIntegerField(null=True, blank=True)
+    markers = models.PositiveSmallIntegerField(default=0)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="seat_number_unique"),
+            models.UniqueConstraint(fields=["table", "player"], name="seat_player_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.number} of table {self.table_id}: {self.player}"
+
+
+class Move(models.Model):
+    """One action at a table, in order: a move (a ply) or a resignation/timeout.
+
+    Rows are only ever inserted; ``seq`` orders them, ``ply`` is the ply a
+    move made (null for resignations and timeouts, which are not plies).
+    """
+
+    class Kind(models.TextChoices):
+        MOVE = "move", "move"
+        RESIGN = "resign", "resignation"
+        TIMEOUT = "timeout", "timeout"
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="moves")
+    seq = models.PositiveIntegerField()
+    ply = models.PositiveIntegerField(null=True, blank=True)
+    seat = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.MOVE)
+    notation = models.CharField(max_length=80, help_text="canonical notation; empty for events")
+    submitted = models.CharField(max_length=80, blank=True, default="", help_text="as the client sent it")
+    played_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "seq"], name="move_seq_unique"),
+            models.UniqueConstraint(
+                fields=["table", "ply"], condition=Q(kind="move"), name="move_ply_unique"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"table {self.table_id} #{self.seq}: {self.action}"
+
+    @property
+    def action(self) -> str:
+        """The record line of this action: the notation or ``resign N`` / ``timeout N``."""
+        return self.notation if self.kind == self.Kind.MOVE else f"{self.kind} {self.seat}"

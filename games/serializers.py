@@ -1,0 +1,171 @@
+"""Input and output shapes of the games API."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from .models import GameKind, Move, Player, Seat, Table
+
+
+# ----------------------------------------------------------------------- input
+class RegisterIn(serializers.Serializer):
+    username = serializers.RegexField(
+        r"^[A-Za-z0-9_.-]{3,30}$",
+        error_messages={"invalid": "use 3 to 30 letters, digits, '_', '.' or '-'"},
+    )
+    password = serializers.CharField(min_length=8, max_length=128, write_only=True)
+    display_name = serializers.CharField(max_length=40, required=False, allow_blank=True)
+
+
+class TokenIn(serializers.Serializer):
+    username = serializers.CharField(max_length=150)
+    password = serializers.CharField(max_length=128, write_only=True)
+
+
+class TableCreateIn(serializers.Serializer):
+    game = serializers.ChoiceField(choices=GameKind.choices)
+    players = serializers.IntegerField(min_value=2, max_value=4)
+    edition = serializers.ChoiceField(choices=[("302", "302"), ("2011", "2011")], default="302")
+    ply_limit = serializers.IntegerField(min_value=1, max_value=10000, default=1000)
+    rated = serializers.BooleanField(default=True)
+    join = serializers.BooleanField(default=True, help_text="take a seat at the new table")
+    seat = serializers.IntegerField(min_value=1, max_value=4, required=False, allow_null=True)
+
+
+class JoinIn(serializers.Serializer):
+    seat = serializers.IntegerField(min_value=1, max_value=4, required=False, allow_null=True)
+
+
+class MoveIn(serializers.Serializer):
+    ply = serializers.IntegerField(min_value=0, help_text="the table's ply the move answers")
+    move = serializers.CharField(max_length=80, help_text="notation, e.g. g9-e7(*) or a3-b4(b4)")
+
+
+class ImportIn(serializers.Serializer):
+    record = serializers.CharField(max_length=200_000, help_text="a game record in the engine's format")
+    rated = serializers.BooleanField(default=False)
+
+
+# ---------------------------------------------------------------------- output
+class PlayerBriefOut(serializers.ModelSerializer):
+    username = serializers.CharField(source="user.username")
+
+    class Meta:
+        model = Player
+        fields = ["id", "username", "display_name", "is_bot"]
+
+
+class PlayerOut(PlayerBriefOut):
+    tables_played = serializers.IntegerField(read_only=True)
+
+    class Meta(PlayerBriefOut.Meta):
+        fields = [*PlayerBriefOut.Meta.fields, "created", "tables_played"]
+
+
+class SeatOut(serializers.ModelSerializer):
+    player = PlayerBriefOut()
+
+    class Meta:
+        model = Seat
+        fields = [
+            "number",
+            "colour",
+            "player",
+            "state",
+            "eliminated_at_ply",
+            "elimination_reason",
+            "rank",
+            "markers",
+        ]
+
+
+class MoveOut(serializers.ModelSerializer):
+    class Meta:
+        model = Move
+        fields = ["seq", "ply", "seat", "kind", "notation", "played_at"]
+
+
+class TableOut(serializers.ModelSerializer):
+    seats = SeatOut(many=True, read_only=True)
+    created_by = PlayerBriefOut(read_only=True)
+    seats_taken = serializers.SerializerMethodField()
+    scores = serializers.SerializerMethodField()
+    target = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Table
+        fields = [
+            "id",
+            "game",
+            "edition",
+            "players",
+            "ply_limit",
+            "rated",
+            "status",
+            "created_by",
+            "created_at",
+            "started_at",
+            "finished_at",
+            "ply",
+            "to_move",
+            "seats_taken",
+            "seats",
+            "scores",
+            "target",
+            "end_reason",
+            "winner_seat",
+            "result",
+        ]
+
+    def get_seats_taken(self, table: Table) -> int:
+        annotated = getattr(table, "seats_taken", None)
+        return annotated if annotated is not None else table.seats.count()
+
+    def get_scores(self, table: Table) -> dict[str, int]:
+        if not table.position:
+            return {}
+        tiles: str = table.position["tiles"]
+        return {str(s): tiles.count(str(s)) for s in range(1, table.players + 1)}
+
+    def get_target(self, table: Table) -> int | None:
+        from engine.pacru import SUPPLY
+
+        return SUPPLY[table.players] if table.game == "pacru" else None
+
+
+class TableDetailOut(TableOut):
+    position = serializers.JSONField(read_only=True)
+    base_moves = serializers.SerializerMethodField()
+    choices = serializers.SerializerMethodField()
+    moves = serializers.SerializerMethodField()
+
+    class Meta(TableOut.Meta):
+        fields = [*TableOut.Meta.fields, "position", "base_moves", "choices", "moves"]
+
+    def _legal(self, table: Table) -> dict[str, Any]:
+        from .selectors import legal_for_turn
+
+        cache = self.context.setdefault("_legal", {})
+        if table.pk not in cache:
+            cache[table.pk] = legal_for_turn(table)
+        return cache[table.pk]  # type: ignore[no-any-return]
+
+    def get_base_moves(self, table: Table) -> list[str]:
+        return self._legal(table)["base_moves"]  # type: ignore[no-any-return]
+
+    def get_choices(self, table: Table) -> dict[str, Any]:
+        return self._legal(table)["choices"]  # type: ignore[no-any-return]
+
+    def get_moves(self, table: Table) -> list[str]:
+        return [m.action for m in table.moves.order_by("seq")]
+
+
+class MoveResultOut(serializers.Serializer):
+    move = MoveOut()
+    table = serializers.SerializerMethodField()
+
+    def get_table(self, outcome: Any) -> dict[str, Any]:
+        t = outcome.table
+        return {"id": t.pk, "status": t.status, "ply": t.ply, "to_move": t.to_move, "result": t.result}

@@ -1,0 +1,373 @@
+"""Every write to tables, seats and moves: one function per action.
+
+Each action is one transaction that locks the table row
+(``select_for_update``), asks the engine, writes, and dispatches side effects
+only ``on_commit``. A refused action raises a :class:`games.errors.ServiceError`
+and changes nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+import engine
+from engine.records import RecordError, parse_record
+
+from .errors import (
+    Conflict,
+    Forbidden,
+    IllegalMoveError,
+    InvalidInput,
+    NotFound,
+    NotSeated,
+    NotYourTurn,
+    StalePly,
+    TableNotActive,
+)
+from .events import game_finished
+from .models import Move, Player, Seat, Table
+
+ELIMINATION_REASONS = {
+    "blocked": Seat.Reason.BLOCKED,
+    "captured": Seat.Reason.CAPTURED,
+    "resign": Seat.Reason.RESIGNED,
+    "timeout": Seat.Reason.TIMEOUT,
+}
+
+
+@dataclass(frozen=True)
+class MoveOutcome:
+    move: Move
+    table: Table
+    created: bool
+
+
+def normalize(text: str) -> str:
+    """The submitted move as compared for retries: lower case, no white space."""
+    return "".join(text.split()).lower()
+
+
+# --------------------------------------------------------------------- helpers
+def _locked_table(table_id: int) -> Table:
+    try:
+        return Table.objects.select_for_update().get(pk=table_id)
+    except Table.DoesNotExist:
+        raise NotFound(f"there is no table {table_id}") from None
+
+
+def _seat_of(table: Table, player: Player) -> Seat:
+    seat = Seat.objects.filter(table=table, player=player).first()
+    if seat is None:
+        raise NotSeated(f"you have no seat at table {table.pk}")
+    return seat
+
+
+def initial_state(table: Table) -> engine.State:
+    """The engine state a table starts from."""
+    if table.initial_position is not None:
+        return engine.load(table.initial_position)
+    options: dict[str, Any] = {"ply_limit": table.ply_limit}
+    if table.game == "pacru":
+        options["edition"] = table.edition
+    return engine.new_game(table.game, table.players, **options)
+
+
+def current_state(table: Table) -> engine.State:
+    if table.position is None:
+        raise TableNotActive(f"table {table.pk} has not started: it is {table.status}")
+    return engine.load(table.position)
+
+
+def _record_transition(table: Table, state: engine.State, now: Any) -> list[str]:
+    """Copy the engine's new state onto the table row and its seats; return changed table fields."""
+    table.position = state.to_dict()
+    table.ply = state.ply
+    table.to_move = None if state.is_over else state.to_move
+    table.actions += 1
+    fields = ["position", "ply", "to_move", "actions"]
+    for seat_number, reason in state.last_eliminations:
+        Seat.objects.filter(table=table, number=seat_number).update(
+            state=Seat.State.OUT,
+            eliminated_at_ply=state.ply,
+            elimination_reason=ELIMINATION_REASONS[reason],
+        )
+    if state.is_over:
+        fields += _finish(table, state, now)
+    return fields
+
+
+def _finish(table: Table, state: engine.State, now: Any) -> list[str]:
+    ranking = state.ranking()
+    scores = state.scores
+    table.status = Table.Status.FINISHED
+    table.finished_at = now
+    table.end_reason = state.end_reason or ""
+    table.winner_seat = state.winner
+    table.result = {
+        "ranking": {str(s): r for s, r in ranking.items()},
+        "scores": {str(s): n for s, n in scores.items()},
+        "winner": state.winner,
+        "end": state.end_reason,
+    }
+    seats = list(Seat.objects.filter(table=table))
+    for seat in seats:
+        seat.rank = ranking[seat.number]
+        seat.markers = scores[seat.number]
+    Seat.objects.bulk_update(seats, ["rank", "markers"])
+    table_id = table.pk
+    transaction.on_commit(lambda: game_finished.send(sender=Table, table_id=table_id))
+    return ["status", "finished_at", "end_reason", "winner_seat", "result"]
+
+
+# --------------------------------------------------------------------- actions
+def player_register(*, username: str, password: str, display_name: str = "") -> Player:
+    from django.contrib.auth.password_validation import validate_password
+    from django.core.exceptions import ValidationError
+
+    User = get_user_model()
+    if User.objects.filter(username__iexact=username).exists():
+        raise Conflict(f"the username {username!r} is taken")
+    user = User(username=username)
+    try:
+        validate_password(password, user)
+    except ValidationError as exc:
+        raise InvalidInput("password: " + " ".join(exc.messages)) from None
+    with transaction.atomic():
+        user.set_password(password)
+        try:
+            user.save()
+        except IntegrityError:
+            raise Conflict(f"the username {username!r} is taken") from None
+        return Player.objects.create(user=user, display_name=display_name or username)
+
+
+@transaction.atomic
+def table_create(
+    *,
+    creator: Player,
+    game: str,
+    players: int,
+    edition: str = "302",
+    ply_limit: int = 1000,
+    rated: bool = True,
+    join: bool = True,
+    seat: int | None = None,
+) -> Table:
+    """Open a table; the creator takes a seat unless ``join`` is false."""
+    options: dict[str, Any] = {"ply_limit": ply_limit}
+    if game == "pacru":
+        options["edition"] = edition
+    try:
+        engine.new_game(game, players, **options)
+    except engine.InvalidPosition as exc:
+        raise InvalidInput(str(exc)) from None
+    table = Table.objects.create(
+        game=game,
+        edition=edition if game == "pacru" else "",
+        players=players,
+        ply_limit=ply_limit,
+        rated=rated,
+        created_by=creator,
+    )
+    if join:
+        return seat_join(table_id=table.pk, player=creator, seat=seat)
+    return table
+
+
+@transaction.atomic
+def seat_join(*, table_id: int, player: Player, seat: int | None = None) -> Table:
+    """Take a seat (the lowest free one unless ``seat`` is given); start when full."""
+    table = _locked_table(table_id)
+    if table.status != Table.Status.OPEN:
+        raise TableNotActive(f"table {table_id} is {table.status}: only open tables can be joined")
+    taken = dict(Seat.objects.filter(table=table).values_list("number", "player_id"))
+    if player.pk in taken.values():
+        raise Conflict(f"you already have a seat at table {table_id}", seat=_key_of(taken, player.pk))
+    free = [n for n in range(1, table.players + 1) if n not in taken]
+    if seat is None:
+        seat = free[0]
+    elif not 1 <= seat <= table.players:
+        raise InvalidInput(f"seat must be 1…{table.players} at this table, not {seat}")
+    elif seat in taken:
+        raise Conflict(f"seat {seat} at table {table_id} is taken; free seats: {free}")
+    Seat.objects.create(table=table, number=seat, player=player, colour=Seat.COLOURS[seat])
+    if len(taken) + 1 == table.players:
+        _start(table)
+    return table
+
+
+def _key_of(mapping: dict[int, int], value: int) -> int | None:
+    return next((k for k, v in mapping.items() if v == value), None)
+
+
+def _start(table: Table) -> None:
+    state = initial_state(table)
+    table.status = Table.Status.ACTIVE
+    table.started_at = timezone.now()
+    table.position = state.to_dict()
+    table.ply = state.ply
+    table.to_move = state.to_move
+    table.save(update_fields=["status", "started_at", "position", "ply", "to_move"])
+
+
+@transaction.atomic
+def seat_leave(*, table_id: int, player: Player) -> Table:
+    """Give up a seat before the table starts; an empty table is aborted."""
+    table = _locked_table(table_id)
+    if table.status != Table.Status.OPEN:
+        raise TableNotActive(
+            f"table {table_id} is {table.status}: you can leave only before it starts (resign instead)"
+        )
+    _seat_of(table, player).delete()
+    if not Seat.objects.filter(table=table).exists():
+        table.status = Table.Status.ABORTED
+        table.finished_at = timezone.now()
+        table.save(update_fields=["status", "finished_at"])
+    return table
+
+
+@transaction.atomic
+def move_submit(*, table_id: int, player: Player, ply: int, move: str) -> MoveOutcome:
+    """Adjudicate and record one move answering position ``ply``.
+
+    A stale ``ply`` is refused with 409 and the current ply, unless it is an
+    exact retry of the move this player already made at that ply, which
+    returns the recorded move unchanged.
+    """
+    table = _locked_table(table_id)
+    seat = _seat_of(table, player)
+    if ply != table.ply:
+        if 0 <= ply < table.ply:
+            done = Move.objects.filter(table=table, kind=Move.Kind.MOVE, ply=ply + 1).first()
+            text = normalize(move)
+            if done is not None and done.seat == seat.number and text in (done.submitted, done.notation):
+                return MoveOutcome(done, table, created=False)
+        raise StalePly(
+            f"you answered ply {ply} but the table is at ply {table.ply}: reload and try again",
+            ply=table.ply,
+        )
+    if table.status != Table.Status.ACTIVE:
+        raise TableNotActive(f"table {table_id} is {table.status}: no moves can be made")
+    if seat.state != Seat.State.PLAYING:
+        raise NotYourTurn(f"you are out of this game ({seat.elimination_reason})")
+    if table.to_move != seat.number:
+        raise NotYourTurn(f"it is seat {table.to_move}'s turn, not yours (seat {seat.number})")
+    state = current_state(table)
+    try:
+        after = state.play(move)
+    except engine.IllegalMove as exc:
+        raise IllegalMoveError(str(exc)) from None
+    now = timezone.now()
+    assert after.last_move is not None
+    record = Move.objects.create(
+        table=table,
+        seq=table.actions,
+        ply=after.ply,
+        seat=seat.number,
+        kind=Move.Kind.MOVE,
+        notation=after.last_move,
+        submitted=normalize(move)[:80],
+    )
+    fields = _record_transition(table, after, now)
+    table.save(update_fields=fields)
+    return MoveOutcome(record, table, created=True)
+
+
+@transaction.atomic
+def game_resign(*, table_id: int, player: Player) -> Table:
+    """Resign: the player is out (RULES 6.5), the others play on."""
+    table = _locked_table(table_id)
+    seat = _seat_of(table, player)
+    return _eliminate(table, seat, "resign")
+
+
+def _eliminate(table: Table, seat: Seat, reason: str) -> Table:
+    if table.status != Table.Status.ACTIVE:
+        raise TableNotActive(f"table {table.pk} is {table.status}")
+    if seat.state != Seat.State.PLAYING:
+        raise Conflict(f"seat {seat.number} is already out of the game")
+    try:
+        after = current_state(table).eliminate(seat.number, reason)
+    except engine.IllegalMove as exc:
+        raise Conflict(str(exc)) from None
+    now = timezone.now()
+    Move.objects.create(table=table, seq=table.actions, ply=None, seat=seat.number, kind=reason, notation="")
+    fields = _record_transition(table, after, now)
+    table.save(update_fields=fields)
+    return table
+
+
+@transaction.atomic
+def table_import_record(*, text: str, imported_by: Player, rated: bool = False) -> Table:
+    """Create a finished table from a game record (staff only; checked by the caller)."""
+    try:
+        record = parse_record(text)
+        final = record.replay()
+    except RecordError as exc:
+        raise InvalidInput(f"the record does not replay: {exc}") from None
+    if not final.is_over:
+        raise InvalidInput("only finished games can be imported: the record's game is not over")
+    players: list[Player] = []
+    for number in range(1, record.players + 1):
+        name = record.headers.get(f"Seat{number}")
+        if not name:
+            raise InvalidInput(f"the record has no Seat{number} header naming the player")
+        found = Player.objects.filter(user__username__iexact=name).first()
+        if found is None:
+            raise InvalidInput(f"Seat{number}: there is no player with the username {name!r}")
+        players.append(found)
+    if len({p.pk for p in players}) != len(players):
+        raise InvalidInput("a player cannot sit at two seats of one table")
+    now = timezone.now()
+    table = Table.objects.create(
+        game=record.game,
+        edition=record.edition if record.game == "pacru" else "",
+        players=record.players,
+        ply_limit=record.ply_limit,
+        rated=rated,
+        created_by=imported_by,
+        status=Table.Status.ACTIVE,
+        started_at=now,
+        initial_position=record.start,
+    )
+    Seat.objects.bulk_create(
+        Seat(table=table, number=n, player=p, colour=Seat.COLOURS[n]) for n, p in enumerate(players, 1)
+    )
+    state = initial_state(table)
+    moves = []
+    for seq, action in enumerate(record.actions):
+        kind, _, who = action.partition(" ")
+        if kind in ("resign", "timeout") and who.isdigit():
+            state = state.eliminate(int(who), kind)
+            moves.append(Move(table=table, seq=seq, seat=int(who), kind=kind, notation=""))
+        else:
+            seat_number = state.to_move
+            state = state.play(action)
+            assert state.last_move is not None
+            moves.append(
+                Move(table=table, seq=seq, ply=state.ply, seat=seat_number, notation=state.last_move)
+            )
+        for number, reason in state.last_eliminations:
+            Seat.objects.filter(table=table, number=number).update(
+                state=Seat.State.OUT,
+                eliminated_at_ply=state.ply,
+                elimination_reason=ELIMINATION_REASONS[reason],
+            )
+    Move.objects.bulk_create(moves)
+    table.actions = len(moves)
+    table.position = state.to_dict()
+    table.ply = state.ply
+    table.to_move = None
+    fields = ["actions", "position", "ply", "to_move", *_finish(table, state, now)]
+    table.save(update_fields=fields)
+    return table
+
+
+def require_staff(player: Player) -> None:
+    if not player.user.is_staff:
+        raise Forbidden("only staff may do this")

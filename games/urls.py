@@ -1,0 +1,18 @@
+from django.urls import path
+
+from . import apis
+
+urlpatterns = [
+    path("auth/register/", apis.RegisterApi.as_view(), name="api-register"),
+    path("auth/token/", apis.TokenApi.as_view(), name="api-token"),
+    path("tables/", apis.TableListApi.as_view(), name="api-tables"),
+    path("tables/import/", apis.TableImportApi.as_view(), name="api-table-import"),
+    path("tables/<int:table_id>/", apis.TableDetailApi.as_view(), name="api-table"),
+    path("tables/<int:table_id>/join/", apis.TableJoinApi.as_view(), name="api-table-join"),
+    path("tables/<int:table_id>/leave/", apis.TableLeaveApi.as_view(), name="api-table-leave"),
+    path("tables/<int:table_id>/moves/", apis.TableMovesApi.as_view(), name="api-table-moves"),
+    path("tables/<int:table_id>/resign/", apis.TableResignApi.as_view(), name="api-table-resign"),
+    path("tables/<int:table_id>/record/", apis.TableRecordApi.as_view(), name="api-table-record"),
+    path("players/", apis.PlayerListApi.as_view(), name="api-players"),
+    path("players/<int:player_id>/", apis.PlayerDetailApi.as_view(), name="api-player"),
+]
