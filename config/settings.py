@@ -104,7 +104,7 @@ DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
         conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "60")),
-        conn_health_checks=True,
+        conn_health_checks=env_bool("DB_CONN_HEALTH_CHECKS", False),
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -151,6 +151,9 @@ LOGOUT_REDIRECT_URL = "home"
 #: Largest request body accepted (bytes); larger ones get 413 before any work.
 MAX_REQUEST_BODY = int(os.environ.get("MAX_REQUEST_BODY", str(256 * 1024)))
 DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_REQUEST_BODY
+
+#: Seconds an API token stays cached in each process (0 disables; see games.auth).
+TOKEN_CACHE_SECONDS = int(os.environ.get("TOKEN_CACHE_SECONDS", "30"))
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [

@@ -163,9 +163,7 @@ class TableDetailOut(TableOut):
 
 
 class MoveResultOut(serializers.Serializer):
-    move = MoveOut()
-    table = serializers.SerializerMethodField()
+    """The answer to a move submission (rendered by hand in the view, documented here)."""
 
-    def get_table(self, outcome: Any) -> dict[str, Any]:
-        t = outcome.table
-        return {"id": t.pk, "status": t.status, "ply": t.ply, "to_move": t.to_move, "result": t.result}
+    move = MoveOut()
+    table = serializers.DictField(help_text="id, status, ply, to_move, result")

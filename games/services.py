@@ -18,6 +18,7 @@ from django.utils import timezone
 import engine
 from engine.records import RecordError, parse_record
 
+from . import rows
 from .errors import (
     Conflict,
     Forbidden,
@@ -58,6 +59,16 @@ def _locked_table(table_id: int) -> Table:
         return Table.objects.select_for_update().get(pk=table_id)
     except Table.DoesNotExist:
         raise NotFound(f"there is no table {table_id}") from None
+
+
+def _locked_table_and_seat(table_id: int, player: Player) -> tuple[Table, int]:
+    """Lock the table row and find the player's seat number in the same query."""
+    table, number = rows.lock_table_for_player(table_id, player.pk)
+    if table is None:
+        raise NotFound(f"there is no table {table_id}")
+    if number is None:
+        raise NotSeated(f"you have no seat at table {table_id}")
+    return table, number
 
 
 def _seat_of(table: Table, player: Player) -> Seat:
@@ -239,13 +250,12 @@ def move_submit(*, table_id: int, player: Player, ply: int, move: str) -> MoveOu
     exact retry of the move this player already made at that ply, which
     returns the recorded move unchanged.
     """
-    table = _locked_table(table_id)
-    seat = _seat_of(table, player)
+    table, seat = _locked_table_and_seat(table_id, player)
     if ply != table.ply:
         if 0 <= ply < table.ply:
             done = Move.objects.filter(table=table, kind=Move.Kind.MOVE, ply=ply + 1).first()
             text = normalize(move)
-            if done is not None and done.seat == seat.number and text in (done.submitted, done.notation):
+            if done is not None and done.seat == seat and text in (done.submitted, done.notation):
                 return MoveOutcome(done, table, created=False)
         raise StalePly(
             f"you answered ply {ply} but the table is at ply {table.ply}: reload and try again",
@@ -253,28 +263,29 @@ def move_submit(*, table_id: int, player: Player, ply: int, move: str) -> MoveOu
         )
     if table.status != Table.Status.ACTIVE:
         raise TableNotActive(f"table {table_id} is {table.status}: no moves can be made")
-    if seat.state != Seat.State.PLAYING:
-        raise NotYourTurn(f"you are out of this game ({seat.elimination_reason})")
-    if table.to_move != seat.number:
-        raise NotYourTurn(f"it is seat {table.to_move}'s turn, not yours (seat {seat.number})")
     state = current_state(table)
+    if seat in state.eliminated:
+        raise NotYourTurn("you are out of this game")
+    if table.to_move != seat:
+        raise NotYourTurn(f"it is seat {table.to_move}'s turn, not yours (seat {seat})")
     try:
         after = state.play(move)
     except engine.IllegalMove as exc:
         raise IllegalMoveError(str(exc)) from None
     now = timezone.now()
     assert after.last_move is not None
-    record = Move.objects.create(
-        table=table,
-        seq=table.actions,
-        ply=after.ply,
-        seat=seat.number,
-        kind=Move.Kind.MOVE,
-        notation=after.last_move,
-        submitted=normalize(move)[:80],
+    record = rows.insert_move(
+        Move(
+            table_id=table.pk,
+            seq=table.actions,
+            ply=after.ply,
+            seat=seat,
+            kind=Move.Kind.MOVE,
+            notation=after.last_move,
+            submitted=normalize(move)[:80],
+        )
     )
-    fields = _record_transition(table, after, now)
-    table.save(update_fields=fields)
+    rows.update_fields(table, _record_transition(table, after, now))
     return MoveOutcome(record, table, created=True)
 
 

@@ -17,5 +17,10 @@ if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
   .venv/bin/python -m pip install -q --upgrade pip
 fi
-echo "== installing the project into .venv"
-.venv/bin/python -m pip install -q -e '.[test]'
+# Reinstall only when the dependency list changed since the last install.
+stamp=$(.venv/bin/python -c 'import hashlib,sys; print(hashlib.sha256(open("pyproject.toml","rb").read()).hexdigest())')
+if [ "$(cat .venv/.pyproject-installed 2>/dev/null)" != "$stamp" ]; then
+  echo "== installing the project and its dependencies into .venv"
+  .venv/bin/python -m pip install -q -e '.[test]'
+  echo "$stamp" > .venv/.pyproject-installed
+fi

@@ -1,0 +1,290 @@
+"""Load test: adjudicated moves per second through the HTTP API (not a test; prints figures).
+
+It makes a PostgreSQL database of its own (``pacru_bench`` on the server of
+``--database``), creates players and started 2-player tables, runs the service
+under gunicorn, then many concurrent clients each play their own tables by
+submitting legal moves (chosen with the engine, like a real client would) for
+``--seconds``. It reports adjudicated moves per second and the latency
+distribution of the move submissions.
+
+    .venv/bin/python bench/load_moves.py                      # defaults: 48 clients, 30 s
+    .venv/bin/python bench/load_moves.py --clients 64 --workers 3 --threads 8
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import multiprocessing as mp
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def setup_database(admin_url: str, name: str) -> str:
+    import psycopg
+
+    with psycopg.connect(admin_url.replace("postgres://", "postgresql://", 1), autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+    base = admin_url.rsplit("/", 1)[0]
+    return f"{base}/{name}"
+
+
+def prepare(db_url: str, tables: int, game: str) -> list[dict[str, Any]]:
+    """Migrate, then create players and started tables; return what each client needs."""
+    env = {**os.environ, "DATABASE_URL": db_url}
+    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
+    os.environ["DATABASE_URL"] = db_url
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import django
+
+    django.setup()
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.hashers import make_password
+    from rest_framework.authtoken.models import Token
+
+    from games import services
+    from games.models import Player
+
+    User = get_user_model()
+    password = make_password("bench-password-1")
+    users = User.objects.bulk_create(User(username=f"bench{i}", password=password) for i in range(2 * tables))
+    players = Player.objects.bulk_create(Player(user=u, display_name=u.username) for u in users)
+    tokens = {
+        t.user_id: t.key
+        for t in Token.objects.bulk_create(Token(user=u, key=Token.generate_key()) for u in users)
+    }
+    out = []
+    for i in range(tables):
+        a, b = players[2 * i], players[2 * i + 1]
+        table = services.table_create(creator=a, game=game, players=2)
+        services.seat_join(table_id=table.pk, player=b)
+        out.append({"id": table.pk, "tokens": [tokens[a.user_id], tokens[b.user_id]]})
+    return out
+
+
+def client_process(
+    port: int,
+    work: list[dict[str, Any]],
+    game: str,
+    seconds: float,
+    seed: int,
+    queue: Any,
+    threads: int,
+    interval: float,
+) -> None:
+    """One process of clients: ``threads`` threads, each playing its tables in turn."""
+    import gc
+    import threading
+
+    gc.disable()  # the clients' own collection pauses would show up as server latency
+
+    import engine
+    from engine.playout import random_step
+
+    deadline = time.perf_counter() + seconds
+    latencies: list[float] = []
+    codes: dict[int, int] = {}
+    lock = threading.Lock()
+    chunks = [work[i::threads] for i in range(threads)]
+
+    def run(mine: list[dict[str, Any]], rng: random.Random) -> None:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        local_lat: list[float] = []
+        local_codes: dict[int, int] = {}
+        # Open-loop pacing when a rate is asked for: each thread sends on its own schedule,
+        # so a slow answer does not lower the offered load.
+        next_send = time.perf_counter() + rng.random() * interval
+        for table in mine:
+            state = engine.new_game(game, 2)
+            while not state.is_over and time.perf_counter() < deadline:
+                after, text = random_step(state, rng)
+                body = json.dumps({"ply": state.ply, "move": text})
+                headers = {
+                    "Authorization": f"Token {table['tokens'][state.to_move - 1]}",
+                    "Content-Type": "application/json",
+                }
+                if interval:
+                    pause = next_send - time.perf_counter()
+                    if pause > 0:
+                        time.sleep(pause)
+                    next_send += interval
+                start = time.perf_counter()
+                conn.request("POST", f"/api/v1/tables/{table['id']}/moves/", body, headers)
+                response = conn.getresponse()
+                response.read()
+                local_lat.append(time.perf_counter() - start)
+                local_codes[response.status] = local_codes.get(response.status, 0) + 1
+                if response.status != 201:
+                    break
+                state = after
+            if time.perf_counter() >= deadline:
+                break
+        with lock:
+            latencies.extend(local_lat)
+            for k, v in local_codes.items():
+                codes[k] = codes.get(k, 0) + v
+
+    workers = [
+        threading.Thread(target=run, args=(chunk, random.Random(seed * 1000 + i)))
+        for i, chunk in enumerate(chunks)
+    ]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    queue.put((latencies, codes))
+
+
+def wait_for(port: int, timeout: float = 30) -> None:
+    end = time.time() + timeout
+    while time.time() < end:
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+            conn.request("GET", "/api/v1/players/?limit=1")
+            if conn.getresponse().status == 200:
+                return
+        except OSError:
+            time.sleep(0.2)
+    raise SystemExit("gunicorn did not come up")
+
+
+def _ticks(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            fields = fh.read().rsplit(")", 1)[1].split()
+        return int(fields[11]) + int(fields[12])  # utime + stime
+    except (OSError, IndexError, ValueError):
+        return 0
+
+
+def cpu_by_group(server_pid: int) -> dict[str, float]:
+    """CPU seconds used so far by the gunicorn process tree and by PostgreSQL (Linux /proc)."""
+    parents: dict[int, int] = {}
+    names: dict[int, str] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as fh:
+                    head, tail = fh.read().rsplit(")", 1)
+                parents[int(entry)] = int(tail.split()[1])
+                names[int(entry)] = head.split("(", 1)[1]
+            except (OSError, IndexError, ValueError):
+                continue
+    tree = {server_pid} | {pid for pid, ppid in parents.items() if ppid == server_pid}
+    hz = os.sysconf("SC_CLK_TCK")
+    return {
+        "server": sum(_ticks(p) for p in tree) / hz,
+        "postgres": sum(_ticks(p) for p, n in names.items() if n.startswith("postgres")) / hz,
+    }
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--database",
+        default=os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres"),
+    )
+    parser.add_argument("--game", default="pacru", choices=["shacru", "azacru", "pacru"])
+    parser.add_argument(
+        "--clients", type=int, default=48, help="concurrent clients (threads over --procs processes)"
+    )
+    parser.add_argument("--procs", type=int, default=2, help="client processes")
+    parser.add_argument("--tables", type=int, default=600)
+    parser.add_argument("--seconds", type=float, default=30)
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn worker processes")
+    parser.add_argument("--threads", type=int, default=2, help="threads per gunicorn worker")
+    parser.add_argument("--port", type=int, default=8941)
+    parser.add_argument(
+        "--rate", type=float, default=0, help="offered moves per second in all (0: as fast as answered)"
+    )
+    args = parser.parse_args()
+
+    db_url = setup_database(args.database, "pacru_bench")
+    print(f"preparing {args.tables} {args.game} tables in {db_url} …", flush=True)
+    work = prepare(db_url, args.tables, args.game)
+    env = {**os.environ, "DATABASE_URL": db_url, "THROTTLE_OFF": "1", "DEBUG": "0", "LOG_LEVEL": "WARNING"}
+    server = subprocess.Popen(
+        [
+            sys.executable, "-m", "gunicorn", "-c", "config/gunicorn.py", "config.wsgi",
+            "--bind", f"127.0.0.1:{args.port}",
+            "--workers", str(args.workers), "--threads", str(args.threads), "--log-level", "warning",
+        ],
+        cwd=ROOT, env=env, start_new_session=True,
+    )  # fmt: skip
+    try:
+        wait_for(args.port)
+        queue: Any = mp.get_context("fork").Queue()
+        per_proc = [work[i :: args.procs] for i in range(args.procs)]
+        threads = max(1, args.clients // args.procs)
+        interval = args.clients / args.rate if args.rate else 0.0
+        procs = [
+            mp.get_context("fork").Process(
+                target=client_process,
+                args=(args.port, chunk, args.game, args.seconds, i + 1, queue, threads, interval),
+            )
+            for i, chunk in enumerate(per_proc)
+        ]
+        import resource
+
+        cpu_before = cpu_by_group(server.pid)
+        client_before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.perf_counter()
+        for p in procs:
+            p.start()
+        results = [queue.get() for _ in procs]
+        for p in procs:
+            p.join()
+        elapsed = time.perf_counter() - start
+        cpu_after = cpu_by_group(server.pid)
+        client_after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=20)
+    latencies = [x for lat, _ in results for x in lat]
+    codes: dict[int, int] = {}
+    for _, c in results:
+        for k, v in c.items():
+            codes[k] = codes.get(k, 0) + v
+    moves = codes.get(201, 0)
+    offered = f"offered {args.rate:.0f}/s" if args.rate else "closed loop"
+    print(
+        f"gunicorn {args.workers} workers x {args.threads} threads, {args.clients} clients ({offered}), "
+        f"{args.game}, {elapsed:.1f} s"
+    )
+    print(f"responses: {dict(sorted(codes.items()))}")
+    print(f"adjudicated moves/s: {moves / elapsed:.0f}")
+    cpu = {k: cpu_after[k] - cpu_before[k] for k in cpu_after}
+    cpu["clients"] = (client_after.ru_utime + client_after.ru_stime) - (
+        client_before.ru_utime + client_before.ru_stime
+    )
+    per_move = ", ".join(f"{k} {v / max(moves, 1) * 1000:.2f}" for k, v in cpu.items())
+    busy = ", ".join(f"{k} {v / elapsed:.2f}" for k, v in cpu.items())
+    print(f"CPU ms per move: {per_move}")
+    print(f"cores busy: {busy} (of {os.cpu_count()})")
+    print(
+        f"latency ms: p50 {percentile(latencies, 50) * 1000:.1f}  "
+        f"p90 {percentile(latencies, 90) * 1000:.1f}  "
+        f"p99 {percentile(latencies, 99) * 1000:.1f}  max {max(latencies) * 1000:.1f}"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,106 @@
+"""Plain SQL for the three statements of every move submission.
+
+Submitting a move is the service's hot path (hundreds per second). Building
+these statements through the ORM cost more CPU than everything else in the
+request together, so they are written once here, from the models' own
+metadata (table and column names, each field's own value preparation), and
+work on PostgreSQL and SQLite alike. Everything else uses the ORM.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.db import connection
+from django.db.models import Model
+
+from .models import Move, Seat, Table
+
+_qn = connection.ops.quote_name
+
+#: Table fields a move submission reads, in model order (as ``Model.from_db`` wants them);
+#: the rest stay deferred on the instance.
+_READ = {
+    "id",
+    "game",
+    "edition",
+    "players",
+    "ply_limit",
+    "status",
+    "ply",
+    "to_move",
+    "actions",
+    "position",
+    "result",
+}
+_LOCK_FIELDS = [f.attname for f in Table._meta.concrete_fields if f.attname in _READ]
+_JSON_FIELDS = {"position", "result"}
+
+
+def _column(model: type[Model], name: str) -> str:
+    return _qn(model._meta.get_field(name).column)  # type: ignore[union-attr]
+
+
+def _lock_sql() -> str:
+    table, seat = Table._meta.db_table, Seat._meta.db_table
+    columns = ", ".join(f"t.{_column(Table, f)}" for f in _LOCK_FIELDS)
+    sql = (
+        f"SELECT {columns}, (SELECT s.{_column(Seat, 'number')} FROM {_qn(seat)} s "
+        f"WHERE s.{_column(Seat, 'table')} = t.{_column(Table, 'id')} AND s.{_column(Seat, 'player')} = %s) "
+        f"FROM {_qn(table)} t WHERE t.{_column(Table, 'id')} = %s"
+    )
+    if connection.features.has_select_for_update_of:
+        sql += " FOR UPDATE OF t"
+    # SQLite has no row locks; its transactions take the write lock when they begin
+    # (transaction_mode IMMEDIATE in settings), which serialises move submissions.
+    return sql
+
+
+def lock_table_for_player(table_id: int, player_id: int) -> tuple[Table | None, int | None]:
+    """Lock the table row (inside the caller's transaction) and find the player's seat."""
+    with connection.cursor() as cursor:
+        cursor.execute(_lock_sql(), [player_id, table_id])
+        row = cursor.fetchone()
+    if row is None:
+        return None, None
+    values = [
+        json.loads(v) if name in _JSON_FIELDS and isinstance(v, str) else v
+        for name, v in zip(_LOCK_FIELDS, row[:-1], strict=True)
+    ]
+    return Table.from_db(connection.alias, _LOCK_FIELDS, values), row[-1]
+
+
+def insert_move(move: Move) -> Move:
+    """INSERT the move row and set its id."""
+    fields = [f for f in Move._meta.concrete_fields if not f.primary_key]
+    for f in fields:
+        if getattr(f, "auto_now_add", False):
+            setattr(move, f.attname, f.pre_save(move, add=True))
+    columns = ", ".join(_qn(f.column) for f in fields)
+    marks = ", ".join(["%s"] * len(fields))
+    params = [f.get_db_prep_save(getattr(move, f.attname), connection) for f in fields]
+    sql = (
+        f"INSERT INTO {_qn(Move._meta.db_table)} ({columns}) VALUES ({marks}) RETURNING {_column(Move, 'id')}"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        move.pk = cursor.fetchone()[0]
+    move._state.adding = False
+    move._state.db = connection.alias
+    return move
+
+
+def update_fields(instance: Model, names: list[str]) -> None:
+    """UPDATE the named fields of ``instance``'s row."""
+    opts = type(instance)._meta
+    fields = [opts.get_field(name) for name in names]
+    assignments = ", ".join(f"{_qn(f.column)} = %s" for f in fields)  # type: ignore[union-attr]
+    params: list[Any] = [
+        f.get_db_prep_save(getattr(instance, f.attname), connection)  # type: ignore[union-attr]
+        for f in fields
+    ]
+    params.append(instance.pk)
+    sql = f"UPDATE {_qn(opts.db_table)} SET {assignments} WHERE {_qn(opts.pk.column)} = %s"  # type: ignore[union-attr]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
