@@ -82,6 +82,7 @@ def client_process(
     queue: Any,
     threads: int,
     interval: float,
+    baseline: bool = False,
 ) -> None:
     """One process of clients: ``threads`` threads, each playing its tables in turn."""
     import gc
@@ -105,7 +106,16 @@ def client_process(
         # Open-loop pacing when a rate is asked for: each thread sends on its own schedule,
         # so a slow answer does not lower the offered load.
         next_send = time.perf_counter() + rng.random() * interval
-        for table in mine:
+        while baseline and time.perf_counter() < deadline:
+            start = time.perf_counter()
+            conn.request("GET", "/api/v1/health/")
+            response = conn.getresponse()
+            response.read()
+            local_lat.append(time.perf_counter() - start)
+            # Counted under 201 so the report reads the same; the status is checked below.
+            code = 201 if response.status == 200 else response.status
+            local_codes[code] = local_codes.get(code, 0) + 1
+        for table in mine if not baseline else []:
             state = engine.new_game(game, 2)
             while not state.is_over and time.perf_counter() < deadline:
                 after, text = random_step(state, rng)
@@ -204,7 +214,7 @@ def main() -> None:
     )
     parser.add_argument("--game", default="pacru", choices=["shacru", "azacru", "pacru"])
     parser.add_argument(
-        "--clients", type=int, default=48, help="concurrent clients (threads over --procs processes)"
+        "--clients", type=int, default=32, help="concurrent clients (threads over --procs processes)"
     )
     parser.add_argument("--procs", type=int, default=2, help="client processes")
     parser.add_argument("--tables", type=int, default=600)
@@ -214,6 +224,11 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=8941)
     parser.add_argument(
         "--rate", type=float, default=0, help="offered moves per second in all (0: as fast as answered)"
+    )
+    parser.add_argument(
+        "--baseline",
+        action="store_true",
+        help="instead of moves, GET /api/v1/health/ (a DRF view reading one row) as fast as answered",
     )
     args = parser.parse_args()
 
@@ -238,7 +253,17 @@ def main() -> None:
         procs = [
             mp.get_context("fork").Process(
                 target=client_process,
-                args=(args.port, chunk, args.game, args.seconds, i + 1, queue, threads, interval),
+                args=(
+                    args.port,
+                    chunk,
+                    args.game,
+                    args.seconds,
+                    i + 1,
+                    queue,
+                    threads,
+                    interval,
+                    args.baseline,
+                ),
             )
             for i, chunk in enumerate(per_proc)
         ]
@@ -270,12 +295,14 @@ def main() -> None:
         f"{args.game}, {elapsed:.1f} s"
     )
     print(f"responses: {dict(sorted(codes.items()))}")
-    print(f"adjudicated moves/s: {moves / elapsed:.0f}")
+    what = "baseline reads/s (GET /api/v1/health/)" if args.baseline else "adjudicated moves/s"
+    print(f"{what}: {moves / elapsed:.0f}")
     cpu = {k: cpu_after[k] - cpu_before[k] for k in cpu_after}
     cpu["clients"] = (client_after.ru_utime + client_after.ru_stime) - (
         client_before.ru_utime + client_before.ru_stime
     )
     per_move = ", ".join(f"{k} {v / max(moves, 1) * 1000:.2f}" for k, v in cpu.items())
+    per_move += " (per request)" if args.baseline else ""
     busy = ", ".join(f"{k} {v / elapsed:.2f}" for k, v in cpu.items())
     print(f"CPU ms per move: {per_move}")
     print(f"cores busy: {busy} (of {os.cpu_count()})")

@@ -6,7 +6,8 @@ For every game and player count it prints:
   random base move, random effect cells, 2 % reorientation attempts in Pacru);
 * the same through the public text API (``legal_moves`` + ``play``);
 * ``base_moves()`` calls per second on mid-game positions, with the move
-  cache cleared before each call so every call generates from scratch.
+  cache cleared before each call so every call generates from scratch, and
+  the same on the busiest quarter of those positions (the most legal moves).
 """
 
 from __future__ import annotations
@@ -57,8 +58,12 @@ def midgame_positions(game: str, players: int, count: int = 200, seed: int = 11)
     return out
 
 
-def _movegen_rate(game: str, players: int, seconds: float) -> tuple[float, float]:
-    positions = midgame_positions(game, players)
+def _movegen_rate(game: str, players: int, seconds: float, busiest: bool = False) -> tuple[float, float]:
+    positions = midgame_positions(game, players, count=800 if busiest else 200)
+    if busiest:
+        # The quarter of positions with the most moves: generation's harder cases.
+        positions.sort(key=lambda p: len(p.base_moves()), reverse=True)
+        positions = positions[: len(positions) // 4]
     index = 0
 
     def call() -> int:
@@ -80,11 +85,15 @@ def run(
     print_fn(f"engine bench: {seconds:g} s per figure, one core")
     print_fn(
         f"{'game':8} {'players':>7} {'plies/s fast':>13} {'plies/s text':>13} "
-        f"{'base_moves/s':>13} {'moves/pos':>9}"
+        f"{'base_moves/s':>13} {'moves/pos':>9} {'busiest/s':>10} {'moves/pos':>9}"
     )
     for game in games:
         for players in (2, 3, 4):
             fast = _playout_rate(game, players, seconds, text_api=False)
             text = _playout_rate(game, players, seconds, text_api=True)
             gen, mean = _movegen_rate(game, players, seconds)
-            print_fn(f"{game:8} {players:>7} {fast:>13,.0f} {text:>13,.0f} {gen:>13,.0f} {mean:>9.1f}")
+            busy, busy_mean = _movegen_rate(game, players, seconds, busiest=True)
+            print_fn(
+                f"{game:8} {players:>7} {fast:>13,.0f} {text:>13,.0f} {gen:>13,.0f} {mean:>9.1f} "
+                f"{busy:>10,.0f} {busy_mean:>9.1f}"
+            )

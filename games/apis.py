@@ -8,6 +8,7 @@ import django_filters
 from django.contrib.auth import authenticate
 from django.db.models import QuerySet
 from django.http import HttpResponse
+from django.utils import timezone
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics, permissions, status
 from rest_framework.authtoken.models import Token
@@ -46,6 +47,19 @@ def _player(request: Request) -> Player:
         return Player.objects.get_or_create(
             user=request.user, defaults={"display_name": request.user.get_username()}
         )[0]
+
+
+# -------------------------------------------------------------------- health
+class HealthApi(APIView):
+    """Liveness for load balancers and clients: the database answers; the server's clock."""
+
+    permission_classes = [permissions.AllowAny]
+    throttle_classes: list[Any] = []
+
+    @extend_schema(responses={200: OpenApiResponse(description='{"status": "ok", "time": "..."}')})
+    def get(self, request: Request) -> Response:
+        Table.objects.only("id").first()
+        return Response({"status": "ok", "time": timezone.now()})
 
 
 # ---------------------------------------------------------------------- auth

@@ -3,6 +3,7 @@ from django.urls import path
 from . import apis
 
 urlpatterns = [
+    path("health/", apis.HealthApi.as_view(), name="api-health"),
     path("auth/register/", apis.RegisterApi.as_view(), name="api-register"),
     path("auth/token/", apis.TokenApi.as_view(), name="api-token"),
     path("tables/", apis.TableListApi.as_view(), name="api-tables"),

@@ -136,3 +136,9 @@ def test_players_list_and_detail(alice: Actor, bob: Actor) -> None:
     detail = bob.get(f"/api/v1/players/{alice.player.pk}/").json()
     assert detail["display_name"] == "Alice" and [t["id"] for t in detail["tables"]] == [table_id]
     assert bob.get("/api/v1/players/9999/").status_code == 404
+
+
+def test_health_answers_with_the_server_time(anon: APIClient, db: None) -> None:
+    r = anon.get("/api/v1/health/")
+    assert r.status_code == 200
+    assert r.json()["status"] == "ok" and r.json()["time"].endswith("Z")
