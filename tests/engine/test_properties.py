@@ -15,7 +15,7 @@ GAME_SETUPS = [(g, n) for g in engine.GAMES for n in (2, 3, 4)]
 SUPPLY = {2: 42, 3: 28, 4: 24}
 
 playouts = settings(
-    max_examples=60,
+    max_examples=200,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
     derandomize=True,
