@@ -196,13 +196,43 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
 }
 
-# Celery (the clocks and bots arrive in later work; the app is laid out now).
+# Clocks (games.clocks, games.services): see the README's "Time controls".
+#: A move this late past the deadline still counts, and timeouts wait this long (network lag).
+CLOCK_GRACE_SECONDS = float(os.environ.get("CLOCK_GRACE_SECONDS", "1.0"))
+#: A table whose first move is not made within this time is aborted (correspondence: one day's allowance).
+FIRST_MOVE_SECONDS = float(os.environ.get("FIRST_MOVE_SECONDS", "120"))
+#: Deadlines nearer than this get an ETA task; farther ones are left to the sweep.
+CLOCK_ETA_HORIZON_SECONDS = float(os.environ.get("CLOCK_ETA_HORIZON_SECONDS", "300"))
+#: How often the sweep looks for overdue tables (Celery beat, or scripts/run's in-process sweeper).
+CLOCK_SWEEP_SECONDS = float(os.environ.get("CLOCK_SWEEP_SECONDS", "2"))
+
+# Celery on Redis. Without REDIS_URL tasks run in-process (eagerly) and the clock sweep
+# runs as `manage.py clock_sweeper` beside the web server (scripts/run starts it).
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TASK_IGNORE_RESULT = True
+# A task is acknowledged after it ran, and given back if its worker dies: tasks are idempotent.
 CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_TASK_TIME_LIMIT = 60
+CELERY_TASK_SOFT_TIME_LIMIT = 45
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+#: Most ETA tasks one worker holds in memory; the rest wait in Redis (the sweep covers them).
+CELERY_WORKER_ETA_TASK_LIMIT = int(os.environ.get("CELERY_WORKER_ETA_TASK_LIMIT", "20000"))
+# Redis redelivers an unacknowledged task after this; every ETA is far closer (CLOCK_ETA_HORIZON).
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+CELERY_TASK_DEFAULT_QUEUE = "default"
+CELERY_TASK_ROUTES = {"games.tasks.clock_*": {"queue": "clocks"}}
+CELERY_BEAT_SCHEDULE = {
+    "clock-sweep": {
+        "task": "games.tasks.clock_sweep",
+        "schedule": CLOCK_SWEEP_SECONDS,
+        "options": {"expires": CLOCK_SWEEP_SECONDS * 5},
+    },
+}
 
 LOGGING = {
     "version": 1,

@@ -121,6 +121,7 @@ class TableListApi(generics.ListAPIView):
     filterset_class = TableFilter
 
     def get_queryset(self) -> QuerySet[Table]:
+        services.apply_due_timeouts()
         return selectors.table_list().order_by("-created_at")
 
     @extend_schema(request=TableCreateIn, responses={201: TableDetailOut, 400: ERROR})
@@ -134,6 +135,8 @@ class TableListApi(generics.ListAPIView):
 class TableDetailApi(APIView):
     @extend_schema(responses={200: TableDetailOut, 404: ERROR})
     def get(self, request: Request, table_id: int) -> Response:
+        # A reader never sees a clock below zero without its timeout applied.
+        services.clock_timeout_apply(table_id=table_id)
         try:
             table = selectors.table_detail(table_id)
         except Table.DoesNotExist:
@@ -194,6 +197,10 @@ class TableMovesApi(APIView):
                 "ply": table.ply,
                 "to_move": table.to_move,
                 "result": table.result,
+                "clocks": table.clocks,
+                "turn_started_at": table.turn_started_at,
+                "deadline": table.deadline,
+                "server_time": timezone.now(),
             },
         }
         return Response(body, status=status.HTTP_201_CREATED if outcome.created else status.HTTP_200_OK)

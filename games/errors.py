@@ -65,6 +65,12 @@ class TableNotActive(Conflict):
     code = "table_not_active"
 
 
+class Flagged(Conflict):
+    """The clock ran out (or the table was aborted) before the action arrived."""
+
+    code = "flagged"
+
+
 def _flatten(detail: Any, prefix: str = "") -> list[str]:
     if isinstance(detail, dict):
         out: list[str] = []

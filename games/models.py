@@ -63,11 +63,27 @@ class Table(models.Model):
     winner_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     #: ``{"ranking": {seat: rank}, "scores": {seat: markers}, "winner": seat|None, "end": reason}``
     result = models.JSONField(null=True, blank=True)
+    #: The time control (``games.clocks.TimeControl.to_dict()``); untimed by default.
+    time_control = models.JSONField(default=dict, blank=True)
+    #: ``{seat: {"remaining": seconds, "periods": n}}`` as at the start of the current turn.
+    clocks = models.JSONField(null=True, blank=True)
+    #: When the seat on turn started thinking (the server's clock).
+    turn_started_at = models.DateTimeField(null=True, blank=True)
+    #: When the next automatic action is due (before grace): the flag of the seat on turn,
+    #: or the first-move abort. Null when nothing is due (untimed, or not active).
+    deadline = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
         constraints = [
             models.CheckConstraint(condition=Q(players__gte=2, players__lte=4), name="table_players_2_to_4"),
+        ]
+        indexes = [
+            models.Index(
+                fields=["deadline"],
+                condition=Q(status="active", deadline__isnull=False),
+                name="table_due_idx",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -10,10 +10,12 @@ work on PostgreSQL and SQLite alike. Everything else uses the ORM.
 from __future__ import annotations
 
 import json
+from datetime import UTC
 from typing import Any
 
 from django.db import connection
 from django.db.models import Model
+from django.utils.dateparse import parse_datetime
 
 from .models import Move, Seat, Table
 
@@ -22,6 +24,11 @@ _qn = connection.ops.quote_name
 #: Table fields a move submission reads, in model order (as ``Model.from_db`` wants them);
 #: the rest stay deferred on the instance.
 _READ = {
+    "time_control",
+    "clocks",
+    "turn_started_at",
+    "deadline",
+    "started_at",
     "id",
     "game",
     "edition",
@@ -35,7 +42,24 @@ _READ = {
     "result",
 }
 _LOCK_FIELDS = [f.attname for f in Table._meta.concrete_fields if f.attname in _READ]
-_JSON_FIELDS = {"position", "result"}
+#: The same, public: what a move or a timeout needs loaded.
+MOVE_FIELDS = list(_LOCK_FIELDS)
+_JSON_FIELDS = {"position", "result", "time_control", "clocks"}
+_TIME_FIELDS = {"turn_started_at", "deadline", "started_at"}
+
+
+def _from_db(name: str, value: Any) -> Any:
+    """What the ORM's converters would make of a raw column value."""
+    if value is None:
+        return None
+    if name in _JSON_FIELDS and isinstance(value, str):
+        return json.loads(value)
+    if name in _TIME_FIELDS:  # SQLite gives naive UTC datetimes (or text)
+        parsed = parse_datetime(value) if isinstance(value, str) else value
+        if parsed is not None and parsed.tzinfo is None:
+            parsed = parsed.replace(tzinfo=UTC)
+        return parsed
+    return value
 
 
 def _column(model: type[Model], name: str) -> str:
@@ -64,10 +88,7 @@ def lock_table_for_player(table_id: int, player_id: int) -> tuple[Table | None, 
         row = cursor.fetchone()
     if row is None:
         return None, None
-    values = [
-        json.loads(v) if name in _JSON_FIELDS and isinstance(v, str) else v
-        for name, v in zip(_LOCK_FIELDS, row[:-1], strict=True)
-    ]
+    values = [_from_db(name, v) for name, v in zip(_LOCK_FIELDS, row[:-1], strict=True)]
     return Table.from_db(connection.alias, _LOCK_FIELDS, values), row[-1]
 
 

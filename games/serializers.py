@@ -32,6 +32,12 @@ class TableCreateIn(serializers.Serializer):
     rated = serializers.BooleanField(default=True)
     join = serializers.BooleanField(default=True, help_text="take a seat at the new table")
     seat = serializers.IntegerField(min_value=1, max_value=4, required=False, allow_null=True)
+    time_control = serializers.JSONField(
+        required=False,
+        help_text='e.g. {"kind": "fischer", "base": 600, "increment": 5}; kinds: untimed, fischer '
+        "(base, increment), delay (base, delay), byoyomi (base, periods, period), correspondence "
+        "(days, bank_days); seconds unless named days",
+    )
 
 
 class JoinIn(serializers.Serializer):
@@ -117,7 +123,19 @@ class TableOut(serializers.ModelSerializer):
             "end_reason",
             "winner_seat",
             "result",
+            "time_control",
+            "time_control_text",
+            "clocks",
+            "turn_started_at",
+            "deadline",
         ]
+
+    time_control_text = serializers.SerializerMethodField()
+
+    def get_time_control_text(self, table: Table) -> str:
+        from .clocks import TimeControl
+
+        return TimeControl.from_dict(table.time_control).describe()
 
     def get_seats_taken(self, table: Table) -> int:
         annotated = getattr(table, "seats_taken", None)
@@ -140,9 +158,29 @@ class TableDetailOut(TableOut):
     base_moves = serializers.SerializerMethodField()
     choices = serializers.SerializerMethodField()
     moves = serializers.SerializerMethodField()
+    server_time = serializers.SerializerMethodField(help_text="the server's clock, to correct for drift")
+    clock_grace = serializers.SerializerMethodField(help_text="seconds past a deadline a move still counts")
 
     class Meta(TableOut.Meta):
-        fields = [*TableOut.Meta.fields, "position", "base_moves", "choices", "moves"]
+        fields = [
+            *TableOut.Meta.fields,
+            "position",
+            "base_moves",
+            "choices",
+            "moves",
+            "server_time",
+            "clock_grace",
+        ]
+
+    def get_server_time(self, table: Table) -> str:
+        from django.utils import timezone
+
+        return timezone.now().isoformat().replace("+00:00", "Z")
+
+    def get_clock_grace(self, table: Table) -> float:
+        from django.conf import settings
+
+        return float(settings.CLOCK_GRACE_SECONDS)
 
     def _legal(self, table: Table) -> dict[str, Any]:
         from .selectors import legal_for_turn

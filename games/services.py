@@ -9,8 +9,10 @@ and changes nothing.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -19,8 +21,10 @@ import engine
 from engine.records import RecordError, parse_record
 
 from . import rows
+from .clocks import SeatClock, TimeControl, charge, clamp_to_flag, time_available
 from .errors import (
     Conflict,
+    Flagged,
     Forbidden,
     IllegalMoveError,
     InvalidInput,
@@ -94,8 +98,35 @@ def current_state(table: Table) -> engine.State:
     return engine.load(table.position)
 
 
+def grace() -> timedelta:
+    """How long past a deadline a move is still accepted (network lag), and timeouts wait."""
+    return timedelta(seconds=settings.CLOCK_GRACE_SECONDS)
+
+
+def _first_move_window(tc: TimeControl) -> timedelta:
+    if tc.kind == "correspondence":
+        return timedelta(seconds=tc.per_move)
+    return timedelta(seconds=settings.FIRST_MOVE_SECONDS)
+
+
+def _set_deadline(table: Table, tc: TimeControl, now: datetime) -> list[str]:
+    """Start the clock of the seat on turn if the turn changed; recompute the deadline."""
+    if not tc.timed or table.status != Table.Status.ACTIVE or table.to_move is None:
+        table.deadline = None
+        return ["deadline"]
+    table.turn_started_at = now
+    if table.ply == 0:
+        # Nobody has moved yet: the first player's clock does not run, the abort window does.
+        table.deadline = now + _first_move_window(tc)
+    else:
+        clock = SeatClock.from_dict(table.clocks[str(table.to_move)])
+        table.deadline = now + timedelta(seconds=time_available(tc, clock))
+    return ["turn_started_at", "deadline"]
+
+
 def _record_transition(table: Table, state: engine.State, now: Any) -> list[str]:
     """Copy the engine's new state onto the table row and its seats; return changed table fields."""
+    before = table.to_move
     table.position = state.to_dict()
     table.ply = state.ply
     table.to_move = None if state.is_over else state.to_move
@@ -109,7 +140,34 @@ def _record_transition(table: Table, state: engine.State, now: Any) -> list[str]
         )
     if state.is_over:
         fields += _finish(table, state, now)
+    tc = TimeControl.from_dict(table.time_control)
+    if tc.timed and (table.to_move != before or state.is_over or state.last_move is not None):
+        fields += _set_deadline(table, tc, now)
+    if "deadline" in fields:
+        _schedule_clock_check(table)
     return fields
+
+
+def _schedule_clock_check(table: Table) -> None:
+    """After commit, queue a check at the deadline, if it is near enough for an ETA task.
+
+    Long deadlines (correspondence) are left to the periodic sweep: an ETA task
+    is held in a worker's memory and would be redelivered by Redis after the
+    visibility timeout.
+    """
+    if table.deadline is None or settings.CELERY_TASK_ALWAYS_EAGER:
+        return
+    due = table.deadline + grace()
+    if (due - timezone.now()).total_seconds() > settings.CLOCK_ETA_HORIZON_SECONDS:
+        return
+    table_id, actions = table.pk, table.actions
+
+    def send() -> None:
+        from .tasks import clock_check
+
+        clock_check.apply_async(args=(table_id, actions), eta=due)
+
+    transaction.on_commit(send)
 
 
 def _finish(table: Table, state: engine.State, now: Any) -> list[str]:
@@ -168,6 +226,7 @@ def table_create(
     rated: bool = True,
     join: bool = True,
     seat: int | None = None,
+    time_control: dict[str, Any] | None = None,
 ) -> Table:
     """Open a table; the creator takes a seat unless ``join`` is false."""
     options: dict[str, Any] = {"ply_limit": ply_limit}
@@ -175,7 +234,8 @@ def table_create(
         options["edition"] = edition
     try:
         engine.new_game(game, players, **options)
-    except engine.InvalidPosition as exc:
+        tc = TimeControl.from_dict(time_control)
+    except ValueError as exc:
         raise InvalidInput(str(exc)) from None
     table = Table.objects.create(
         game=game,
@@ -184,6 +244,7 @@ def table_create(
         ply_limit=ply_limit,
         rated=rated,
         created_by=creator,
+        time_control=tc.to_dict(),
     )
     if join:
         return seat_join(table_id=table.pk, player=creator, seat=seat)
@@ -218,12 +279,19 @@ def _key_of(mapping: dict[int, int], value: int) -> int | None:
 
 def _start(table: Table) -> None:
     state = initial_state(table)
+    now = timezone.now()
+    tc = TimeControl.from_dict(table.time_control)
     table.status = Table.Status.ACTIVE
-    table.started_at = timezone.now()
+    table.started_at = now
     table.position = state.to_dict()
     table.ply = state.ply
     table.to_move = state.to_move
-    table.save(update_fields=["status", "started_at", "position", "ply", "to_move"])
+    fields = ["status", "started_at", "position", "ply", "to_move"]
+    if tc.timed:
+        table.clocks = {str(n): tc.initial_clock().to_dict() for n in range(1, table.players + 1)}
+        fields += ["clocks", *_set_deadline(table, tc, now)]
+        _schedule_clock_check(table)
+    table.save(update_fields=fields)
 
 
 @transaction.atomic
@@ -242,15 +310,34 @@ def seat_leave(*, table_id: int, player: Player) -> Table:
     return table
 
 
-@transaction.atomic
-def move_submit(*, table_id: int, player: Player, ply: int, move: str) -> MoveOutcome:
+def move_submit(
+    *, table_id: int, player: Player, ply: int, move: str, now: datetime | None = None
+) -> MoveOutcome:
     """Adjudicate and record one move answering position ``ply``.
 
-    A stale ``ply`` is refused with 409 and the current ply, unless it is an
-    exact retry of the move this player already made at that ply, which
-    returns the recorded move unchanged.
+    The clock is checked first: a player whose time ran out (past the grace)
+    loses on time instead, and gets 409 ``flagged``. A stale ``ply`` is refused
+    with 409 and the current ply, unless it is an exact retry of the move this
+    player already made at that ply, which returns the recorded move unchanged.
     """
-    table, seat = _locked_table_and_seat(table_id, player)
+    now = now or timezone.now()
+    with transaction.atomic():
+        table, seat = _locked_table_and_seat(table_id, player)
+        on_turn = table.to_move
+        flagged = _timeout_if_due(table, now)
+        if not flagged:
+            return _adjudicate(table, seat, ply, move, now)
+    # The timeout is committed; the move is refused.
+    if flagged == "aborted":
+        detail = "the table was aborted: the first move was not made in time"
+    elif on_turn == seat:
+        detail = "your time ran out before the move arrived: you lost on time"
+    else:
+        detail = f"seat {on_turn} lost on time just now: reload the table"
+    raise Flagged(detail, ply=table.ply)
+
+
+def _adjudicate(table: Table, seat: int, ply: int, move: str, now: datetime) -> MoveOutcome:
     if ply != table.ply:
         if 0 <= ply < table.ply:
             done = Move.objects.filter(table=table, kind=Move.Kind.MOVE, ply=ply + 1).first()
@@ -262,7 +349,7 @@ def move_submit(*, table_id: int, player: Player, ply: int, move: str) -> MoveOu
             ply=table.ply,
         )
     if table.status != Table.Status.ACTIVE:
-        raise TableNotActive(f"table {table_id} is {table.status}: no moves can be made")
+        raise TableNotActive(f"table {table.pk} is {table.status}: no moves can be made")
     state = current_state(table)
     if seat in state.eliminated:
         raise NotYourTurn("you are out of this game")
@@ -272,8 +359,8 @@ def move_submit(*, table_id: int, player: Player, ply: int, move: str) -> MoveOu
         after = state.play(move)
     except engine.IllegalMove as exc:
         raise IllegalMoveError(str(exc)) from None
-    now = timezone.now()
     assert after.last_move is not None
+    fields = _charge_mover(table, seat, now)
     record = rows.insert_move(
         Move(
             table_id=table.pk,
@@ -285,8 +372,117 @@ def move_submit(*, table_id: int, player: Player, ply: int, move: str) -> MoveOu
             submitted=normalize(move)[:80],
         )
     )
-    rows.update_fields(table, _record_transition(table, after, now))
+    rows.update_fields(table, fields + _record_transition(table, after, now))
     return MoveOutcome(record, table, created=True)
+
+
+def _charge_mover(table: Table, seat: int, now: datetime) -> list[str]:
+    """Take the time of this turn off the mover's clock (not before the first move)."""
+    tc = TimeControl.from_dict(table.time_control)
+    if not tc.timed or table.ply == 0 or table.turn_started_at is None or not table.clocks:
+        return []
+    clock = SeatClock.from_dict(table.clocks[str(seat)])
+    elapsed = clamp_to_flag(tc, clock, (now - table.turn_started_at).total_seconds())
+    after = charge(tc, clock, elapsed)
+    assert after is not None, "a move within the grace is charged up to the flag"
+    table.clocks = {**table.clocks, str(seat): after.to_dict()}
+    return ["clocks"]
+
+
+def _timeout_if_due(table: Table, now: datetime) -> str:
+    """Apply the due timeout or first-move abort of a locked table; say which ('' if none)."""
+    if table.status != Table.Status.ACTIVE or table.deadline is None or now < table.deadline + grace():
+        return ""
+    if table.ply == 0:
+        table.status = Table.Status.ABORTED
+        table.finished_at = now
+        table.to_move = None
+        table.deadline = None
+        table.end_reason = "aborted"
+        rows.update_fields(table, ["status", "finished_at", "to_move", "deadline", "end_reason"])
+        return "aborted"
+    seat = table.to_move
+    assert seat is not None
+    state = current_state(table).eliminate(seat, "timeout")
+    fields = []
+    if table.clocks:
+        table.clocks = {**table.clocks, str(seat): SeatClock(0.0).to_dict()}
+        fields.append("clocks")
+    rows.insert_move(
+        Move(table_id=table.pk, seq=table.actions, seat=seat, kind=Move.Kind.TIMEOUT, notation="")
+    )
+    rows.update_fields(table, fields + _record_transition(table, state, now))
+    return "timeout"
+
+
+def clock_timeout_apply(
+    *,
+    table_id: int,
+    expected_actions: int | None = None,
+    skip_locked: bool = False,
+    now: datetime | None = None,
+) -> str:
+    """Apply a table's timeout or abort if it is due; safe to call any number of times.
+
+    Every path that enforces clocks (the ETA task, the sweeper, reads of the
+    table, moves) ends here or in ``_timeout_if_due`` under the table's row lock,
+    so a timeout is applied exactly once. Returns what happened: ``timeout``,
+    ``aborted``, ``not-due``, ``moved-on`` (the table changed since the check
+    was scheduled), ``not-active`` or ``busy`` (locked by someone else, skipped).
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        table = (
+            Table.objects.select_for_update(skip_locked=skip_locked)
+            .filter(pk=table_id)
+            .only(*rows.MOVE_FIELDS)
+            .first()
+        )
+        if table is None:
+            return "busy" if skip_locked and Table.objects.filter(pk=table_id).exists() else "missing"
+        if table.status != Table.Status.ACTIVE:
+            return "not-active"
+        if expected_actions is not None and table.actions != expected_actions:
+            return "moved-on"
+        return _timeout_if_due(table, now) or "not-due"
+
+
+def apply_due_timeouts(*, limit: int = 50) -> int:
+    """On reads: apply the timeouts already past their grace (normally none; one indexed query)."""
+    now = timezone.now()
+    due = Table.objects.filter(status=Table.Status.ACTIVE, deadline__lte=now - grace()).values_list(
+        "pk", flat=True
+    )[:limit]
+    return sum(
+        clock_timeout_apply(table_id=t, skip_locked=True, now=now) in ("timeout", "aborted") for t in due
+    )
+
+
+def sweep_overdue(*, now: datetime | None = None, batch: int = 200, budget_seconds: float = 20.0) -> int:
+    """Apply every overdue timeout (the backstop of the ETA tasks); return how many were applied.
+
+    Overlapping sweeps are safe: each table is handled in its own transaction
+    with ``SKIP LOCKED``, and re-checked under the lock.
+    """
+    started = timezone.now()
+    applied = 0
+    seen: set[int] = set()
+    while (timezone.now() - started).total_seconds() < budget_seconds:
+        moment = now or timezone.now()
+        due = list(
+            Table.objects.filter(status=Table.Status.ACTIVE, deadline__lte=moment - grace())
+            .exclude(pk__in=seen)
+            .order_by("deadline")
+            .values_list("pk", flat=True)[:batch]
+        )
+        if not due:
+            break
+        for table_id in due:
+            seen.add(table_id)
+            if clock_timeout_apply(table_id=table_id, skip_locked=True, now=moment) in ("timeout", "aborted"):
+                applied += 1
+                seen.discard(table_id)  # the next seat may be overdue too (a late sweep)
+    return applied
 
 
 @transaction.atomic
@@ -294,6 +490,9 @@ def game_resign(*, table_id: int, player: Player) -> Table:
     """Resign: the player is out (RULES 6.5), the others play on."""
     table = _locked_table(table_id)
     seat = _seat_of(table, player)
+    if _timeout_if_due(table, timezone.now()):
+        table.refresh_from_db()
+        seat.refresh_from_db()
     return _eliminate(table, seat, "resign")
 
 

@@ -32,7 +32,15 @@ def test_a_legal_move_is_recorded_in_canonical_form(alice: Actor, table: Table) 
     assert r.status_code == 201, r.json()
     body = r.json()
     assert body["move"]["notation"] == "a3-b4(b4)" and body["move"]["ply"] == 1 and body["move"]["seat"] == 1
-    assert body["table"] == {"id": table.pk, "status": "active", "ply": 1, "to_move": 2, "result": None}
+    summary = {k: body["table"][k] for k in ("id", "status", "ply", "to_move", "result", "deadline")}
+    assert summary == {
+        "id": table.pk,
+        "status": "active",
+        "ply": 1,
+        "to_move": 2,
+        "result": None,
+        "deadline": None,
+    }
     table.refresh_from_db()
     assert table.position["tiles"].count("1") == 1 and table.to_move == 2
     detail = alice.get(f"/api/v1/tables/{table.pk}/").json()

@@ -1,0 +1,34 @@
+"""Run the clock sweep in a loop: the in-process stand-in for Celery beat and a worker."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand
+from django.db import close_old_connections
+
+from games.services import sweep_overdue
+
+
+class Command(BaseCommand):
+    help = (
+        "Apply overdue timeouts every --interval seconds (default CLOCK_SWEEP_SECONDS). "
+        "For a local run without Redis; with Redis, Celery beat schedules the same sweep."
+    )
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument("--interval", type=float, default=None)
+        parser.add_argument("--once", action="store_true", help="sweep once and exit")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        interval = options["interval"] or settings.CLOCK_SWEEP_SECONDS
+        while True:
+            applied = sweep_overdue()
+            if applied:
+                self.stdout.write(f"clock sweep: {applied} timeout(s) applied")
+            if options["once"]:
+                return
+            close_old_connections()
+            time.sleep(interval)

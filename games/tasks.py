@@ -1,0 +1,19 @@
+"""Celery tasks: thin, idempotent, each loads by id and calls a service."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from . import services
+
+
+@shared_task(name="games.tasks.clock_check", acks_late=True)
+def clock_check(table_id: int, actions: int) -> str:
+    """At a deadline: apply the timeout if the table is still where it was when scheduled."""
+    return services.clock_timeout_apply(table_id=table_id, expected_actions=actions)
+
+
+@shared_task(name="games.tasks.clock_sweep", acks_late=True)
+def clock_sweep() -> int:
+    """Periodic backstop: apply every overdue timeout (lost, late or revoked checks)."""
+    return services.sweep_overdue()
