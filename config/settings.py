@@ -225,7 +225,9 @@ CELERY_WORKER_ETA_TASK_LIMIT = int(os.environ.get("CELERY_WORKER_ETA_TASK_LIMIT"
 # Redis redelivers an unacknowledged task after this; every ETA is far closer (CLOCK_ETA_HORIZON).
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 CELERY_TASK_DEFAULT_QUEUE = "default"
-CELERY_TASK_ROUTES = {"games.tasks.clock_*": {"queue": "clocks"}}
+#: Clock tasks get their own queue (and workers), so slow work never delays a timeout.
+CLOCK_QUEUE = os.environ.get("CLOCK_QUEUE", "clocks")
+CELERY_TASK_ROUTES = {"games.tasks.clock_*": {"queue": CLOCK_QUEUE}}
 CELERY_BEAT_SCHEDULE = {
     "clock-sweep": {
         "task": "games.tasks.clock_sweep",

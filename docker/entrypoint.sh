@@ -7,7 +7,8 @@ case "$1" in
     exec gunicorn -c config/gunicorn.py config.wsgi
     ;;
   worker)
-    exec celery -A config worker --loglevel "${LOG_LEVEL:-info}" --concurrency "${WORKER_CONCURRENCY:-2}"
+    exec celery -A config worker --loglevel "${LOG_LEVEL:-info}" --concurrency "${WORKER_CONCURRENCY:-2}" \
+      --queues "${WORKER_QUEUES:-clocks,default}"
     ;;
   beat)
     exec celery -A config beat --loglevel "${LOG_LEVEL:-info}" --schedule /tmp/celerybeat-schedule

@@ -104,15 +104,15 @@ class TimeControl:
             return float(value)
 
         if kind == "fischer":
-            return cls(kind, base=number("base", 1, 86400), increment=number("increment", 0, 3600))
+            return cls(kind, base=number("base", 0.1, 86400), increment=number("increment", 0, 3600))
         if kind == "delay":
-            return cls(kind, base=number("base", 1, 86400), delay=number("delay", 0, 3600))
+            return cls(kind, base=number("base", 0.1, 86400), delay=number("delay", 0, 3600))
         if kind == "byoyomi":
             periods = number("periods", 1, 30, 1)
             if periods != int(periods):
                 raise ValueError("time_control periods must be a whole number")
             return cls(
-                kind, base=number("base", 0, 86400), periods=int(periods), period=number("period", 1, 3600)
+                kind, base=number("base", 0, 86400), periods=int(periods), period=number("period", 0.1, 3600)
             )
         if kind == "correspondence":
             days = number("days", 1 / 1440, 60)

@@ -155,7 +155,9 @@ def _schedule_clock_check(table: Table) -> None:
     is held in a worker's memory and would be redelivered by Redis after the
     visibility timeout.
     """
-    if table.deadline is None or settings.CELERY_TASK_ALWAYS_EAGER:
+    from config.celery import app
+
+    if table.deadline is None or app.conf.task_always_eager:
         return
     due = table.deadline + grace()
     if (due - timezone.now()).total_seconds() > settings.CLOCK_ETA_HORIZON_SECONDS:

@@ -36,8 +36,17 @@ class Command(BaseCommand):
             Token.objects.get_or_create(user=player.user)
         a, b, c, d = (players[n] for n, _ in DEMO_PLAYERS)
 
-        services.table_create(creator=a, game="pacru", players=2)
+        services.table_create(
+            creator=a, game="pacru", players=2, time_control={"kind": "fischer", "base": 600, "increment": 5}
+        )
         services.table_create(creator=c, game="azacru", players=3)
+        corr = services.table_create(
+            creator=c,
+            game="pacru",
+            players=2,
+            time_control={"kind": "correspondence", "days": 3, "bank_days": 7},
+        )
+        self._play(rng, corr, [d], plies=6)
         self._play(rng, services.table_create(creator=a, game="pacru", players=2), [b], plies=14)
         self._play(rng, services.table_create(creator=b, game="pacru", players=3), [c, d], plies=20)
         self._play(rng, services.table_create(creator=d, game="shacru", players=2), [a], plies=10)
