@@ -218,3 +218,25 @@ def test_bad_time_controls_are_refused(alice: Actor, tc: Any, words: str) -> Non
     r = alice.post("/api/v1/tables/", {"game": "pacru", "players": 2, "time_control": tc})
     assert r.status_code == 400 and words in r.json()["detail"], r.json()
     assert not Table.objects.exists()
+
+
+def test_simple_delay_spends_the_bank_only_after_the_delay(alice: Actor, bob: Actor) -> None:
+    table = timed_table([alice, bob], {"kind": "delay", "base": 30, "delay": 5})
+    t0 = table.started_at
+    table = move(table, alice, "e1-e2", t0)
+    assert table.deadline == t0 + timedelta(seconds=35)
+    table = move(table, bob, "e9-e8", t0 + timedelta(seconds=4))  # inside the delay: free
+    assert clock(table, 2) == (30.0, 0)
+    t1 = t0 + timedelta(seconds=4)
+    table = move(table, alice, "e2-e3", t1 + timedelta(seconds=12))  # 7 s beyond the delay
+    assert clock(table, 1) == (23.0, 0)
+
+
+def test_an_azacru_timeout_triggers_the_end(alice: Actor, bob: Actor, carol: Actor) -> None:
+    table = timed_table([alice, bob, carol], {"kind": "fischer", "base": 10, "increment": 0}, game="azacru")
+    t0 = table.started_at
+    table = move(table, alice, "g9-g8", t0)
+    assert services.clock_timeout_apply(table_id=table.pk, now=table.deadline + GRACE) == "timeout"
+    table.refresh_from_db()
+    assert table.position["end_triggered_by"] == 2 and table.position["final_turns_left"] == 2
+    assert table.status == "active" and table.to_move == 3
