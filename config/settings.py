@@ -67,6 +67,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "games",
+    "ratings",
 ]
 
 MIDDLEWARE = [
@@ -227,13 +228,17 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 CELERY_TASK_DEFAULT_QUEUE = "default"
 #: Clock tasks get their own queue (and workers), so slow work never delays a timeout.
 CLOCK_QUEUE = os.environ.get("CLOCK_QUEUE", "clocks")
-CELERY_TASK_ROUTES = {"games.tasks.clock_*": {"queue": CLOCK_QUEUE}}
+CELERY_TASK_ROUTES = {
+    "games.tasks.clock_*": {"queue": CLOCK_QUEUE},
+    "ratings.tasks.*": {"queue": "slow"},
+}
 CELERY_BEAT_SCHEDULE = {
     "clock-sweep": {
         "task": "games.tasks.clock_sweep",
         "schedule": CLOCK_SWEEP_SECONDS,
         "options": {"expires": CLOCK_SWEEP_SECONDS * 5},
     },
+    "ratings-pending": {"task": "ratings.tasks.rate_pending", "schedule": 60.0, "options": {"expires": 300}},
 }
 
 LOGGING = {

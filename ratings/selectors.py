@@ -1,0 +1,44 @@
+"""Reads: leaderboards, a player's ratings and history."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from games.models import Player
+
+from .environment import PROVISIONAL_SIGMA
+from .models import Rating, RatingChange
+
+ORDERINGS = {"conservative": "-conservative", "mu": "-mu", "games": "-games", "recent": "-last_played"}
+
+
+def leaderboard(
+    game: str, *, provisional: bool | None = None, active_days: int | None = None, order: str = "conservative"
+) -> QuerySet[Rating]:
+    qs = Rating.objects.filter(game=game).select_related("player", "player__user")
+    if provisional is False:
+        qs = qs.filter(sigma__lte=PROVISIONAL_SIGMA)
+    elif provisional is True:
+        qs = qs.filter(sigma__gt=PROVISIONAL_SIGMA)
+    if active_days:
+        qs = qs.filter(last_played__gte=timezone.now() - timedelta(days=active_days))
+    return qs.order_by(ORDERINGS.get(order, "-conservative"), "player_id")
+
+
+def player_ratings(player: Player) -> list[Rating]:
+    return list(Rating.objects.filter(player=player).order_by("game"))
+
+
+def history(player: Player, game: str | None = None, limit: int | None = None) -> list[RatingChange]:
+    qs = RatingChange.objects.filter(player=player).select_related("table").order_by("at", "table_id")
+    if game:
+        qs = qs.filter(game=game)
+    rows = list(qs)
+    return rows[-limit:] if limit else rows
+
+
+def is_provisional(sigma: float) -> bool:
+    return sigma > PROVISIONAL_SIGMA
