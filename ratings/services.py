@@ -18,8 +18,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.db import transaction
-from django.db.models import QuerySet
+from django.db import connection, transaction
+from django.db.models import Model, QuerySet
+from django.utils import timezone
 
 from games.models import GameKind, Player, Seat, Table
 
@@ -55,66 +56,102 @@ def rate_pending() -> int:
 
 
 def apply_pending(game: str, progress: Callable[[int, int], None] | None = None) -> int:
-    """Apply every pending update of ``game`` in finishing order; return how many tables were rated."""
-    done = 0
-    total = _pending(game).count() if progress else 0
-    while True:
-        with transaction.atomic():
-            RatingLedger.objects.get_or_create(game=game)
-            RatingLedger.objects.select_for_update().get(game=game)
-            tables = list(_pending(game).values_list("id", "finished_at", "result")[:BATCH])
-            if not tables:
-                return done
-            _apply(game, tables)
-        done += len(tables)
-        if progress:
-            progress(done, total)
+    """Apply every pending update of ``game`` in finishing order; return how many tables were rated.
+
+    One transaction under the game's ledger lock; the tables are rated in
+    chunks, with the players' ratings kept in memory from chunk to chunk and
+    written once at the end.
+    """
+    with transaction.atomic():
+        RatingLedger.objects.get_or_create(game=game)
+        RatingLedger.objects.select_for_update().get(game=game)
+        pending = list(_pending(game).values_list("id", "finished_at"))
+        current: dict[int, _Current] = {}
+        for first in range(0, len(pending), BATCH):
+            _apply(game, pending[first : first + BATCH], current)
+            if progress:
+                progress(min(first + BATCH, len(pending)), len(pending))
+        _save_ratings(game, {p: c for p, c in current.items() if c.changed})
+    return len(pending)
 
 
-def _apply(game: str, tables: list[tuple[int, datetime, dict[str, Any]]]) -> None:
-    seats: dict[int, list[tuple[int, int]]] = {}
-    for table_id, number, player_id in Seat.objects.filter(table_id__in=[t[0] for t in tables]).values_list(
-        "table_id", "number", "player_id"
-    ):
-        seats.setdefault(table_id, []).append((number, player_id))
-    player_ids = {p for group in seats.values() for _, p in group}
-    current: dict[int, _Current] = {
-        r.player_id: _Current(r.mu, r.sigma, r.games, r.last_played)
-        for r in Rating.objects.filter(game=game, player_id__in=player_ids)
-    }
-    changes: list[RatingChange] = []
-    for table_id, finished_at, result in tables:
+def _apply(game: str, tables: list[tuple[int, datetime]], current: dict[int, _Current]) -> None:
+    """Rate one chunk of tables in order, updating ``current`` and writing history and guards."""
+    seats: dict[int, list[tuple[int, int, int | None]]] = {}
+    for table_id, number, player_id, rank in Seat.objects.filter(
+        table_id__in=[t[0] for t in tables]
+    ).values_list("table_id", "number", "player_id", "rank"):
+        seats.setdefault(table_id, []).append((number, player_id, rank))
+    unseen = {p for group in seats.values() for _, p, _ in group} - current.keys()
+    for r in Rating.objects.filter(game=game, player_id__in=unseen):
+        current[r.player_id] = _Current(r.mu, r.sigma, r.games, r.last_played)
+    changes: list[tuple[Any, ...]] = []
+    for table_id, finished_at in tables:
         group = sorted(seats.get(table_id, []))
-        ranking = (result or {}).get("ranking", {})
-        if len(group) < 2 or any(str(n) not in ranking for n, _ in group):
-            continue  # nothing to rate (kept as rated, so it is not looked at again)
+        if len(group) < 2 or any(rank is None for _, _, rank in group):
+            continue  # nothing to rate (marked as rated all the same, so it is not looked at again)
         before = [
-            current.setdefault(p, _Current(environment.MU, environment.SIGMA, 0, None)) for _, p in group
+            current.setdefault(p, _Current(environment.MU, environment.SIGMA, 0, None)) for _, p, _ in group
         ]
-        ranks = [int(ranking[str(n)]) for n, _ in group]
+        ranks = [int(rank) for _, _, rank in group]  # type: ignore[arg-type]
         after = environment.rate(game, [(c.mu, c.sigma) for c in before], ranks)
-        for (_, player_id), cur, rank, (mu, sigma) in zip(group, before, ranks, after, strict=True):
+        for (_, player_id, _), cur, rank, (mu, sigma) in zip(group, before, ranks, after, strict=True):
             changes.append(
-                RatingChange(
-                    player_id=player_id,
-                    game=game,
-                    table_id=table_id,
-                    rank=rank,
-                    seats=len(group),
-                    mu_before=cur.mu,
-                    sigma_before=cur.sigma,
-                    mu_after=mu,
-                    sigma_after=sigma,
-                    conservative_before=environment.conservative(cur.mu, cur.sigma),
-                    conservative_after=environment.conservative(mu, sigma),
-                    at=finished_at,
+                (
+                    player_id,
+                    game,
+                    table_id,
+                    rank,
+                    len(group),
+                    cur.mu,
+                    cur.sigma,
+                    mu,
+                    sigma,
+                    environment.conservative(cur.mu, cur.sigma),
+                    environment.conservative(mu, sigma),
+                    finished_at,
                 )
             )
             cur.mu, cur.sigma, cur.games, cur.changed = mu, sigma, cur.games + 1, True
             cur.last_played = finished_at
-    RatingUpdate.objects.bulk_create(RatingUpdate(table_id=t[0], game=game) for t in tables)
-    RatingChange.objects.bulk_create(changes, batch_size=5000)
-    _save_ratings(game, {p: c for p, c in current.items() if c.changed})
+    now = timezone.now()
+    _insert(RatingUpdate, ["table_id", "game", "applied_at"], [(t[0], game, now) for t in tables])
+    _insert(RatingChange, CHANGE_FIELDS, changes)
+
+
+CHANGE_FIELDS = [
+    "player_id",
+    "game",
+    "table_id",
+    "rank",
+    "seats",
+    "mu_before",
+    "sigma_before",
+    "mu_after",
+    "sigma_after",
+    "conservative_before",
+    "conservative_after",
+    "at",
+]
+
+
+def _insert(model: type[Model], fields: list[str], rows: list[tuple[Any, ...]]) -> None:
+    """Insert many plain rows: PostgreSQL's COPY (no model instances), else bulk_create."""
+    if not rows:
+        return
+    if connection.vendor == "postgresql":
+        columns = ", ".join(connection.ops.quote_name(model._meta.get_field(f).column) for f in fields)
+        table = connection.ops.quote_name(model._meta.db_table)
+        with (
+            connection.cursor() as cursor,
+            cursor.cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy,
+        ):
+            for row in rows:
+                copy.write_row(row)
+    else:
+        model.objects.bulk_create(
+            [model(**dict(zip(fields, row, strict=True))) for row in rows], batch_size=2000
+        )
 
 
 def _save_ratings(game: str, ratings: dict[int, _Current]) -> None:
