@@ -68,6 +68,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "games",
     "ratings",
+    "tournaments",
 ]
 
 MIDDLEWARE = [
@@ -230,13 +231,21 @@ CELERY_TASK_DEFAULT_QUEUE = "default"
 CLOCK_QUEUE = os.environ.get("CLOCK_QUEUE", "clocks")
 CELERY_TASK_ROUTES = {
     "games.tasks.clock_*": {"queue": CLOCK_QUEUE},
+    # Bots think for up to seconds: their own queue and workers, so they never delay a clock.
+    "games.tasks.bot_*": {"queue": "bots"},
     "ratings.tasks.*": {"queue": "slow"},
+    "tournaments.tasks.*": {"queue": "slow"},
 }
 CELERY_BEAT_SCHEDULE = {
     "clock-sweep": {
         "task": "games.tasks.clock_sweep",
         "schedule": CLOCK_SWEEP_SECONDS,
         "options": {"expires": CLOCK_SWEEP_SECONDS * 5},
+    },
+    "ladder-housekeeping": {
+        "task": "tournaments.tasks.ladder_housekeeping",
+        "schedule": 10.0,
+        "options": {"expires": 60},
     },
     "ratings-pending": {"task": "ratings.tasks.rate_pending", "schedule": 60.0, "options": {"expires": 300}},
 }

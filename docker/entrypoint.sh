@@ -8,7 +8,7 @@ case "$1" in
     ;;
   worker)
     exec celery -A config worker --loglevel "${LOG_LEVEL:-info}" --concurrency "${WORKER_CONCURRENCY:-2}" \
-      --queues "${WORKER_QUEUES:-clocks,default,slow}"
+      --queues "${WORKER_QUEUES:-clocks,default,slow,bots}"
     ;;
   beat)
     exec celery -A config beat --loglevel "${LOG_LEVEL:-info}" --schedule /tmp/celerybeat-schedule

@@ -17,6 +17,9 @@ class Player(models.Model):
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="player")
     display_name = models.CharField(max_length=40)
     is_bot = models.BooleanField(default=False)
+    #: Bots only: the engine bot's level (random, greedy, search) and its thinking time per move.
+    bot_level = models.CharField(max_length=10, blank=True, default="")
+    bot_budget = models.FloatField(default=0.5, help_text="bots: seconds per move")
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -69,6 +72,15 @@ class Table(models.Model):
     clocks = models.JSONField(null=True, blank=True)
     #: When the seat on turn started thinking (the server's clock).
     turn_started_at = models.DateTimeField(null=True, blank=True)
+    #: What happens when the first move is not made in time: the table is aborted (casual play),
+    #: or the player on turn is out as on a timeout (tournaments: the round is not stalled).
+    no_show = models.CharField(
+        max_length=8,
+        choices=[("abort", "abort the table"), ("timeout", "the player is out")],
+        default="abort",
+    )
+    #: Seat numbers held by bots (fixed when the table starts): who the bot runner plays for.
+    bot_seats = models.JSONField(default=list, blank=True)
     #: When the next automatic action is due (before grace): the flag of the seat on turn,
     #: or the first-move abort. Null when nothing is due (untimed, or not active).
     deadline = models.DateTimeField(null=True, blank=True)

@@ -24,6 +24,8 @@ _qn = connection.ops.quote_name
 #: Table fields a move submission reads, in model order (as ``Model.from_db`` wants them);
 #: the rest stay deferred on the instance.
 _READ = {
+    "bot_seats",
+    "no_show",
     "time_control",
     "clocks",
     "turn_started_at",
@@ -44,7 +46,7 @@ _READ = {
 _LOCK_FIELDS = [f.attname for f in Table._meta.concrete_fields if f.attname in _READ]
 #: The same, public: what a move or a timeout needs loaded.
 MOVE_FIELDS = list(_LOCK_FIELDS)
-_JSON_FIELDS = {"position", "result", "time_control", "clocks"}
+_JSON_FIELDS = {"position", "result", "time_control", "clocks", "bot_seats"}
 _TIME_FIELDS = {"turn_started_at", "deadline", "started_at"}
 
 

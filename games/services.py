@@ -145,7 +145,26 @@ def _record_transition(table: Table, state: engine.State, now: Any) -> list[str]
         fields += _set_deadline(table, tc, now)
     if "deadline" in fields:
         _schedule_clock_check(table)
+    _schedule_bot_turn(table)
     return fields
+
+
+def _schedule_bot_turn(table: Table) -> None:
+    """After commit, queue the bot on turn (queue ``bots``); locally the bot runner does it."""
+    from config.celery import app
+
+    if table.status != Table.Status.ACTIVE or table.to_move not in (table.bot_seats or []):
+        return
+    if app.conf.task_always_eager:
+        return
+    table_id, actions = table.pk, table.actions
+
+    def send() -> None:
+        from .tasks import bot_move
+
+        bot_move.apply_async(args=(table_id, actions))
+
+    transaction.on_commit(send)
 
 
 def _schedule_clock_check(table: Table) -> None:
@@ -229,6 +248,7 @@ def table_create(
     join: bool = True,
     seat: int | None = None,
     time_control: dict[str, Any] | None = None,
+    no_show: str = "abort",
 ) -> Table:
     """Open a table; the creator takes a seat unless ``join`` is false."""
     options: dict[str, Any] = {"ply_limit": ply_limit}
@@ -247,6 +267,7 @@ def table_create(
         rated=rated,
         created_by=creator,
         time_control=tc.to_dict(),
+        no_show=no_show,
     )
     if join:
         return seat_join(table_id=table.pk, player=creator, seat=seat)
@@ -288,12 +309,18 @@ def _start(table: Table) -> None:
     table.position = state.to_dict()
     table.ply = state.ply
     table.to_move = state.to_move
-    fields = ["status", "started_at", "position", "ply", "to_move"]
+    table.bot_seats = list(
+        Seat.objects.filter(table=table, player__is_bot=True)
+        .order_by("number")
+        .values_list("number", flat=True)
+    )
+    fields = ["status", "started_at", "position", "ply", "to_move", "bot_seats"]
     if tc.timed:
         table.clocks = {str(n): tc.initial_clock().to_dict() for n in range(1, table.players + 1)}
         fields += ["clocks", *_set_deadline(table, tc, now)]
         _schedule_clock_check(table)
     table.save(update_fields=fields)
+    _schedule_bot_turn(table)
 
 
 @transaction.atomic
@@ -395,7 +422,7 @@ def _timeout_if_due(table: Table, now: datetime) -> str:
     """Apply the due timeout or first-move abort of a locked table; say which ('' if none)."""
     if table.status != Table.Status.ACTIVE or table.deadline is None or now < table.deadline + grace():
         return ""
-    if table.ply == 0:
+    if table.ply == 0 and table.no_show == "abort":
         table.status = Table.Status.ABORTED
         table.finished_at = now
         table.to_move = None

@@ -17,3 +17,11 @@ def clock_check(table_id: int, actions: int) -> str:
 def clock_sweep() -> int:
     """Periodic backstop: apply every overdue timeout (lost, late or revoked checks)."""
     return services.sweep_overdue()
+
+
+@shared_task(name="games.tasks.bot_move", acks_late=True)
+def bot_move(table_id: int, actions: int) -> str:
+    """A bot is on turn: compute and submit its move (nothing if the table moved on)."""
+    from .botplay import bot_turn
+
+    return bot_turn(table_id=table_id, expected_actions=actions)

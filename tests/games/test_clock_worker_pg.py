@@ -103,6 +103,8 @@ def celery(settings: Any) -> Iterator[Celery]:
         if app._pool is not None:
             app._pool.force_close_all()
             app._pool = None
+        app.amqp._producer_pool = None
+        app.control.mailbox._producer_pool = None
         app.conf.broker_url = REDIS
     app.conf.update(task_always_eager=False, task_routes={"games.tasks.clock_*": {"queue": c.queue}})
     try:

@@ -1,0 +1,202 @@
+"""Leagues (clubs), seasons, tournaments, registrations and rounds.
+
+Tournaments depend on games, never the reverse: a round's tables are ordinary
+``games.Table`` rows, linked here by :class:`RoundTable`.
+"""
+
+from __future__ import annotations
+
+from django.db import models
+
+from games.models import GameKind, Player, Table
+
+
+class League(models.Model):
+    """A club: organisers run its events, members take part, everyone can look."""
+
+    name = models.CharField(max_length=80)
+    slug = models.SlugField(max_length=80, unique=True)
+    description = models.TextField(blank=True, default="")
+    organisers = models.ManyToManyField(Player, related_name="organised_leagues", blank=True)
+    members = models.ManyToManyField(Player, related_name="leagues", blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Season(models.Model):
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="seasons")
+    name = models.CharField(max_length=80)
+    starts = models.DateField(null=True, blank=True)
+    ends = models.DateField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-starts", "name"]
+
+    def __str__(self) -> str:
+        return f"{self.league}: {self.name}"
+
+
+class Tournament(models.Model):
+    class Format(models.TextChoices):
+        SWISS = "swiss", "Swiss"
+        ROUND_ROBIN = "round_robin", "round robin"
+        KNOCKOUT = "knockout", "knockout"
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", "draft"
+        REGISTRATION = "registration", "registration open"
+        RUNNING = "running", "running"
+        FINISHED = "finished", "finished"
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="tournaments")
+    season = models.ForeignKey(
+        Season, on_delete=models.SET_NULL, null=True, blank=True, related_name="tournaments"
+    )
+    name = models.CharField(max_length=100)
+    game = models.CharField(max_length=8, choices=GameKind.choices)
+    edition = models.CharField(max_length=4, blank=True, default="")
+    seats = models.PositiveSmallIntegerField(help_text="players per table, 2 to 4")
+    format = models.CharField(max_length=12, choices=Format.choices, default=Format.SWISS)
+    rounds = models.PositiveSmallIntegerField(
+        default=0, help_text="Swiss: number of rounds; others: computed"
+    )
+    advance = models.PositiveSmallIntegerField(
+        default=1, help_text="knockout: players advancing from each table"
+    )
+    time_control = models.JSONField(default=dict, blank=True)
+    rated = models.BooleanField(default=True)
+    points_scale = models.JSONField(null=True, blank=True, help_text="points per place, best first")
+    check_in = models.BooleanField(default=False, help_text="only checked-in players are paired")
+    registration_opens = models.DateTimeField(null=True, blank=True)
+    registration_closes = models.DateTimeField(null=True, blank=True)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.DRAFT, db_index=True)
+    current_round = models.PositiveSmallIntegerField(default=0)
+    #: Round robin: the whole schedule, fixed at the start ([[table players…]…] per round).
+    schedule = models.JSONField(null=True, blank=True)
+    created_by = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="created_tournaments")
+    created = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Registration(models.Model):
+    class Status(models.TextChoices):
+        REGISTERED = "registered", "registered"
+        CHECKED_IN = "checked_in", "checked in"
+        WITHDRAWN = "withdrawn", "withdrawn"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="registrations")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="registrations")
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.REGISTERED)
+    no_shows = models.PositiveSmallIntegerField(default=0)
+    manual_byes = models.JSONField(default=list, blank=True, help_text="rounds given a bye by the organiser")
+    registered_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["registered_at"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "player"], name="registration_unique")]
+
+
+class Round(models.Model):
+    class Status(models.TextChoices):
+        RUNNING = "running", "running"
+        FINISHED = "finished", "finished"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="round_set")
+    number = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.RUNNING)
+    byes = models.JSONField(default=list, blank=True)
+    started_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "number"], name="round_unique")]
+
+
+class RoundTable(models.Model):
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="round_table")
+    number = models.PositiveSmallIntegerField()
+    #: Set once the finished table's no-shows were counted (so a repeated event counts nothing).
+    counted = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["round", "number"]
+
+
+class Ladder(models.Model):
+    """A league's standing ladder for one game: ordered by the players' conservative rating."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="ladders")
+    game = models.CharField(max_length=8, choices=GameKind.choices)
+    seats = models.PositiveSmallIntegerField(default=2, help_text="2: challenges; 3-4: matchmaking queue")
+    name = models.CharField(max_length=80, blank=True, default="")
+    time_control = models.JSONField(default=dict, blank=True)
+    #: How many places above a challenger may be challenged; 0 means the default rule (see services).
+    challenge_places = models.PositiveSmallIntegerField(default=0)
+    challenge_days = models.FloatField(default=3, help_text="an unanswered challenge expires after this")
+    queue_wait_seconds = models.PositiveIntegerField(
+        default=120, help_text="matchmaking: after this wait any table is better than none"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["league", "game"], name="ladder_per_league_game")]
+
+    def __str__(self) -> str:
+        return self.name or f"{self.league} {self.game} ladder"
+
+
+class LadderMember(models.Model):
+    ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="members")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ladder_memberships")
+    joined = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["ladder", "player"], name="ladder_member_unique")]
+
+
+class Challenge(models.Model):
+    class Status(models.TextChoices):
+        PENDING = "pending", "pending"
+        ACCEPTED = "accepted", "accepted"
+        DECLINED = "declined", "declined"
+        CANCELLED = "cancelled", "cancelled"
+        EXPIRED = "expired", "expired"
+
+    ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="challenges")
+    challenger = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="challenges_made")
+    challenged = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="challenges_received")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING, db_index=True)
+    created = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    table = models.OneToOneField(
+        Table, on_delete=models.SET_NULL, null=True, blank=True, related_name="challenge"
+    )
+
+    class Meta:
+        ordering = ["-created"]
+
+
+class QueueEntry(models.Model):
+    """A player waiting for a 3–4 player ladder table."""
+
+    ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="queue")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="queue_entries")
+    joined = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["joined"]
+        constraints = [models.UniqueConstraint(fields=["ladder", "player"], name="queue_entry_unique")]

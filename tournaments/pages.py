@@ -1,0 +1,130 @@
+"""Server-rendered pages: league, tournament, and the organiser dashboard (same services as the API)."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from games.apis import _player
+from games.errors import ServiceError
+from games.models import GameKind, Player, Table
+
+from . import apis, services
+from .models import League, Tournament
+
+
+def league_page(request: HttpRequest, slug: str) -> HttpResponse:
+    league = League.objects.filter(slug=slug).first()
+    if league is None:
+        raise Http404("no such league")
+    context = {
+        "league": league,
+        "tournaments": league.tournaments.all(),
+        "organisers": league.organisers.all(),
+        "members": league.members.count(),
+    }
+    return render(request, "tournaments/league.html", context)
+
+
+def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    t = Tournament.objects.select_related("league").filter(pk=tournament_id).first()
+    if t is None:
+        raise Http404("no such tournament")
+    body = apis.tournament_body(t, full=True)
+    return render(request, "tournaments/tournament.html", {"t": t, "body": body})
+
+
+class TournamentForm(forms.Form):
+    league = forms.ModelChoiceField(queryset=League.objects.none())
+    name = forms.CharField(max_length=100)
+    game = forms.ChoiceField(choices=GameKind.choices)
+    seats = forms.TypedChoiceField(choices=[(2, "2"), (3, "3"), (4, "4")], coerce=int)
+    format = forms.ChoiceField(choices=Tournament.Format.choices)
+    rounds = forms.IntegerField(min_value=0, max_value=30, initial=5)
+    advance = forms.IntegerField(min_value=1, max_value=3, initial=1)
+    base_minutes = forms.FloatField(min_value=0, initial=10, label="Fischer: minutes (0 = untimed)")
+    increment = forms.FloatField(min_value=0, initial=5, label="Fischer: increment, seconds")
+    rated = forms.BooleanField(required=False, initial=True)
+
+
+@login_required
+def dashboard(request: HttpRequest) -> HttpResponse:
+    me = _player(request)  # type: ignore[arg-type]
+    leagues = League.objects.all() if request.user.is_staff else me.organised_leagues.all()
+    form = TournamentForm(request.POST or None)
+    form.fields["league"].queryset = leagues  # type: ignore[attr-defined]
+    if request.method == "POST" and form.is_valid():
+        d = form.cleaned_data
+        tc = (
+            {"kind": "fischer", "base": d["base_minutes"] * 60, "increment": d["increment"]}
+            if d["base_minutes"]
+            else None
+        )
+        try:
+            t = services.tournament_create(
+                organiser=me,
+                league=d["league"],
+                name=d["name"],
+                game=d["game"],
+                seats=d["seats"],
+                format=d["format"],
+                rounds=d["rounds"],
+                advance=d["advance"],
+                time_control=tc,
+                rated=d["rated"],
+            )
+        except ServiceError as exc:
+            messages.error(request, exc.detail)
+        else:
+            messages.success(request, f"{t.name} created: registration is open")
+            return redirect("dashboard")
+    events = Tournament.objects.filter(league__in=leagues).exclude(status=Tournament.Status.FINISHED)
+    attention = []
+    for t in events:
+        if t.status == Tournament.Status.REGISTRATION:
+            attention.append(
+                (t, f"registration open: {t.registrations.exclude(status='withdrawn').count()} players")
+            )
+        waiting = Table.objects.filter(
+            round_table__round__tournament=t, status__in=["open", "active"]
+        ).count()
+        if t.status == Tournament.Status.RUNNING:
+            attention.append((t, f"round {t.current_round}: {waiting} table(s) still playing"))
+    context = {"form": form, "events": events, "attention": attention, "leagues": leagues}
+    return render(request, "tournaments/dashboard.html", context)
+
+
+@login_required
+@require_POST
+def dashboard_action(request: HttpRequest, tournament_id: int, action: str) -> HttpResponse:
+    me = _player(request)  # type: ignore[arg-type]
+    try:
+        if action == "start":
+            services.start(tournament_id=tournament_id, by=me)
+        elif action == "next-round":
+            services.next_round(tournament_id=tournament_id, by=me)
+        elif action == "withdraw":
+            who = Player.objects.filter(pk=request.POST.get("player")).first()
+            if who is None:
+                raise Http404("no such player")
+            services.withdraw(tournament_id=tournament_id, player=who, by=me)
+        else:
+            raise Http404("no such action")
+    except ServiceError as exc:
+        messages.error(request, exc.detail)
+    else:
+        messages.success(request, "done")
+    return redirect("dashboard")
+
+
+def ladder_page(request: HttpRequest, ladder_id: int) -> HttpResponse:
+    from .models import Ladder
+
+    ladder = Ladder.objects.select_related("league").filter(pk=ladder_id).first()
+    if ladder is None:
+        raise Http404("no such ladder")
+    return render(request, "tournaments/ladder.html", {"ladder": ladder, "body": apis.ladder_body(ladder)})

@@ -1,0 +1,452 @@
+"""Leagues and tournaments: every write, with its permission check, in one transaction.
+
+Rounds are paired by the pure functions of :mod:`tournaments.pairing` and
+played on ordinary tables created through ``games.services``. A round ends
+when its last table finishes (the ``game_finished`` event, through a Celery
+task); the next round is then paired at once, or the tournament ends.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.text import slugify
+
+from games import services as games
+from games.clocks import TimeControl
+from games.errors import Conflict, Forbidden, InvalidInput, NotFound
+from games.models import GameKind, Move, Player, Table
+from ratings.models import Rating
+
+from . import pairing
+from .models import League, Registration, Round, RoundTable, Season, Tournament
+from .standings import StandingRow, TableResult, standings
+
+# ------------------------------------------------------------------- leagues
+
+
+def is_organiser(league: League, player: Player) -> bool:
+    return player.user.is_staff or league.organisers.filter(pk=player.pk).exists()
+
+
+def _require_organiser(league: League, player: Player) -> None:
+    if not is_organiser(league, player):
+        raise Forbidden(f"only organisers of {league.name} may do this")
+
+
+@transaction.atomic
+def league_create(*, organiser: Player, name: str, slug: str = "", description: str = "") -> League:
+    slug = slug or slugify(name)
+    if not slug:
+        raise InvalidInput("a league needs a name with letters or digits")
+    if League.objects.filter(slug=slug).exists():
+        raise Conflict(f"the league address {slug!r} is taken")
+    league = League.objects.create(name=name, slug=slug, description=description)
+    league.organisers.add(organiser)
+    league.members.add(organiser)
+    return league
+
+
+def league_join(*, league: League, player: Player) -> None:
+    league.members.add(player)
+
+
+def season_create(*, league: League, by: Player, name: str, starts: Any = None, ends: Any = None) -> Season:
+    _require_organiser(league, by)
+    return Season.objects.create(league=league, name=name, starts=starts, ends=ends)
+
+
+# --------------------------------------------------------------- tournaments
+
+
+@transaction.atomic
+def tournament_create(
+    *,
+    organiser: Player,
+    league: League,
+    name: str,
+    game: str,
+    seats: int,
+    format: str = Tournament.Format.SWISS,
+    rounds: int = 0,
+    advance: int = 1,
+    edition: str = "302",
+    time_control: dict[str, Any] | None = None,
+    rated: bool = True,
+    points_scale: list[float] | None = None,
+    check_in: bool = False,
+    season: Season | None = None,
+    open_registration: bool = True,
+) -> Tournament:
+    _require_organiser(league, organiser)
+    if game not in GameKind.values:
+        raise InvalidInput(f"game must be shacru, azacru or pacru, not {game!r}")
+    if seats not in (2, 3, 4):
+        raise InvalidInput("seats must be 2, 3 or 4")
+    if format not in Tournament.Format.values:
+        raise InvalidInput(f"format must be one of {', '.join(Tournament.Format.values)}")
+    if format == Tournament.Format.SWISS and not 1 <= rounds <= 30:
+        raise InvalidInput("a Swiss needs 1 to 30 rounds")
+    if format == Tournament.Format.KNOCKOUT and not 1 <= advance < seats:
+        raise InvalidInput(f"knockout: 1 to {seats - 1} players advance from each table")
+    if points_scale is not None and len(points_scale) != seats:
+        raise InvalidInput(f"points_scale needs {seats} values, best place first")
+    try:
+        tc = TimeControl.from_dict(time_control)
+    except ValueError as exc:
+        raise InvalidInput(str(exc)) from None
+    if season is not None and season.league_id != league.pk:
+        raise InvalidInput("the season belongs to another league")
+    return Tournament.objects.create(
+        league=league,
+        season=season,
+        name=name,
+        game=game,
+        edition=edition if game == "pacru" else "",
+        seats=seats,
+        format=format,
+        rounds=rounds,
+        advance=advance,
+        time_control=tc.to_dict(),
+        rated=rated,
+        points_scale=points_scale,
+        check_in=check_in,
+        status=Tournament.Status.REGISTRATION if open_registration else Tournament.Status.DRAFT,
+        created_by=organiser,
+    )
+
+
+def _locked(tournament_id: int) -> Tournament:
+    t = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
+    if t is None:
+        raise NotFound(f"there is no tournament {tournament_id}")
+    return t
+
+
+@transaction.atomic
+def registration_open(*, tournament_id: int, by: Player) -> Tournament:
+    t = _locked(tournament_id)
+    _require_organiser(t.league, by)
+    if t.status != Tournament.Status.DRAFT:
+        raise Conflict(f"registration can be opened only for a draft, and this tournament is {t.status}")
+    t.status = Tournament.Status.REGISTRATION
+    t.save(update_fields=["status"])
+    return t
+
+
+@transaction.atomic
+def register(*, tournament_id: int, player: Player) -> Registration:
+    t = _locked(tournament_id)
+    if t.status != Tournament.Status.REGISTRATION:
+        raise Conflict(f"registration is not open: the tournament is {t.status}")
+    now = timezone.now()
+    if (t.registration_opens and now < t.registration_opens) or (
+        t.registration_closes and now > t.registration_closes
+    ):
+        raise Conflict("registration is closed at this time")
+    reg, created = Registration.objects.get_or_create(tournament=t, player=player)
+    if not created:
+        if reg.status != Registration.Status.WITHDRAWN:
+            raise Conflict("you are registered already")
+        reg.status = Registration.Status.REGISTERED
+        reg.save(update_fields=["status"])
+    t.league.members.add(player)
+    return reg
+
+
+@transaction.atomic
+def check_in(*, tournament_id: int, player: Player) -> Registration:
+    t = _locked(tournament_id)
+    reg = Registration.objects.filter(tournament=t, player=player).first()
+    if reg is None or reg.status == Registration.Status.WITHDRAWN:
+        raise Forbidden("you are not registered for this tournament")
+    if t.status != Tournament.Status.REGISTRATION:
+        raise Conflict(f"check-in is over: the tournament is {t.status}")
+    reg.status = Registration.Status.CHECKED_IN
+    reg.save(update_fields=["status"])
+    return reg
+
+
+@transaction.atomic
+def withdraw(*, tournament_id: int, player: Player, by: Player) -> Registration:
+    """Withdraw a player (themself, or by an organiser); their running tables end with a resignation."""
+    t = _locked(tournament_id)
+    if by.pk != player.pk:
+        _require_organiser(t.league, by)
+    reg = Registration.objects.filter(tournament=t, player=player).first()
+    if reg is None or reg.status == Registration.Status.WITHDRAWN:
+        raise Conflict(f"{player} is not registered (or already withdrawn)")
+    reg.status = Registration.Status.WITHDRAWN
+    reg.save(update_fields=["status"])
+    running = Table.objects.filter(
+        round_table__round__tournament=t,
+        status=Table.Status.ACTIVE,
+        seats__player=player,
+        seats__state="playing",
+    )
+    for table in running:
+        games.game_resign(table_id=table.pk, player=player)
+    return reg
+
+
+@transaction.atomic
+def give_bye(*, tournament_id: int, player: Player, by: Player) -> Registration:
+    """The organiser gives ``player`` a bye in the next round (a 2-seat event's bye score)."""
+    t = _locked(tournament_id)
+    _require_organiser(t.league, by)
+    reg = Registration.objects.filter(tournament=t, player=player).exclude(status="withdrawn").first()
+    if reg is None:
+        raise NotFound(f"{player} is not playing in this tournament")
+    nxt = t.current_round + 1
+    if nxt not in reg.manual_byes:
+        reg.manual_byes = [*reg.manual_byes, nxt]
+        reg.save(update_fields=["manual_byes"])
+    return reg
+
+
+@transaction.atomic
+def start(*, tournament_id: int, by: Player) -> Tournament:
+    t = _locked(tournament_id)
+    _require_organiser(t.league, by)
+    if t.status not in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION):
+        raise Conflict(f"the tournament is {t.status}")
+    players = _players(t)
+    if len(players) < 2:
+        raise Conflict("at least two registered (and checked-in) players are needed")
+    if t.format == Tournament.Format.ROUND_ROBIN:
+        schedule = pairing.round_robin([p.pk for p in players], t.seats)
+        t.schedule = [[list(tb.players) for tb in r.tables] for r in schedule]
+        t.rounds = len(schedule)
+    t.status = Tournament.Status.RUNNING
+    t.started_at = timezone.now()
+    t.save()
+    _pair_round(t)
+    return t
+
+
+@transaction.atomic
+def next_round(*, tournament_id: int, by: Player) -> Round:
+    """Start the next round by hand (the current one must be over)."""
+    t = _locked(tournament_id)
+    _require_organiser(t.league, by)
+    if t.status != Tournament.Status.RUNNING:
+        raise Conflict(f"the tournament is {t.status}")
+    current = Round.objects.filter(tournament=t, number=t.current_round).first()
+    if current is not None and current.status != Round.Status.FINISHED:
+        raise Conflict(f"round {current.number} is still being played")
+    if not _more_rounds(t):
+        raise Conflict("every round has been played")
+    return _pair_round(t)
+
+
+@transaction.atomic
+def repair_round(*, tournament_id: int, by: Player) -> Round:
+    """Pair the current round again, while none of its tables has a move."""
+    t = _locked(tournament_id)
+    _require_organiser(t.league, by)
+    current = Round.objects.filter(tournament=t, number=t.current_round).first()
+    if current is None or current.status != Round.Status.RUNNING:
+        raise Conflict("there is no round being played to pair again")
+    tables = Table.objects.filter(round_table__round=current)
+    if any(tb.actions for tb in tables):
+        raise Conflict("a table of this round has started playing: it can no longer be paired again")
+    for tb in tables:
+        tb.delete()
+    current.delete()
+    t.current_round -= 1
+    t.save(update_fields=["current_round"])
+    return _pair_round(t)
+
+
+# ------------------------------------------------------------------- rounds
+
+
+def _players(t: Tournament) -> list[Player]:
+    regs = Registration.objects.filter(tournament=t).exclude(status=Registration.Status.WITHDRAWN)
+    if t.check_in and t.status != Tournament.Status.RUNNING:
+        regs = regs.filter(status=Registration.Status.CHECKED_IN)
+    return [r.player for r in regs.select_related("player__user")]
+
+
+def _more_rounds(t: Tournament) -> bool:
+    if t.format == Tournament.Format.KNOCKOUT:
+        last = Round.objects.filter(tournament=t, number=t.current_round).first()
+        return last is None or last.tables.count() > 1
+    return t.current_round < t.rounds
+
+
+def _history(
+    t: Tournament,
+) -> tuple[dict[int, Counter[int]], dict[int, list[int]], list[TableResult], Counter[int]]:
+    """Meetings, seats taken, finished results and byes of the rounds so far."""
+    meetings: dict[int, Counter[int]] = {}
+    seat_history: dict[int, list[int]] = {}
+    results: list[TableResult] = []
+    byes: Counter[int] = Counter()
+    for rnd in Round.objects.filter(tournament=t).order_by("number"):
+        byes.update(rnd.byes)
+        for rt in rnd.tables.select_related("table").order_by("number"):
+            seated = {s.number: s.player_id for s in rt.table.seats.all()}
+            order = [seated[n] for n in sorted(seated)]
+            for i, p in enumerate(order):
+                seat_history.setdefault(p, []).append(i + 1)
+                meetings.setdefault(p, Counter()).update(q for q in order if q != p)
+            res = rt.table.result
+            if rt.table.status == Table.Status.FINISHED and res:
+                results.append(
+                    TableResult(
+                        round=rnd.number,
+                        ranks={seated[int(s)]: r for s, r in res["ranking"].items()},
+                        markers={seated[int(s)]: n for s, n in res.get("scores", {}).items()},
+                    )
+                )
+    return meetings, seat_history, results, byes
+
+
+def current_standings(t: Tournament) -> list[StandingRow]:
+    players = [r.player_id for r in Registration.objects.filter(tournament=t)]
+    _, _, results, byes = _history(t)
+    return standings(players, results, t.seats, byes=dict(byes), scale=t.points_scale)
+
+
+def _pair_round(t: Tournament) -> Round:
+    number = t.current_round + 1
+    players = _players(t)
+    meetings, seat_history, results, byes = _history(t)
+    rows = {
+        row.player: row
+        for row in standings([p.pk for p in players], results, t.seats, byes=dict(byes), scale=t.points_scale)
+    }
+    ratings = dict(
+        Rating.objects.filter(game=t.game, player__in=players).values_list("player_id", "conservative")
+    )
+    manual = {
+        r.player_id
+        for r in Registration.objects.filter(tournament=t).exclude(status="withdrawn")
+        if number in r.manual_byes
+    }
+    entrants = [
+        pairing.Entrant(
+            id=p.pk,
+            score=rows[p.pk].points if p.pk in rows else 0.0,
+            rating=ratings.get(p.pk, 0.0),
+            meetings=dict(meetings.get(p.pk, {})),
+            seat_history=tuple(seat_history.get(p.pk, ())),
+            byes=byes[p.pk],
+        )
+        for p in players
+        if p.pk not in manual
+    ]
+    if t.format == Tournament.Format.SWISS:
+        plan = pairing.swiss_round(entrants, t.seats)
+    elif t.format == Tournament.Format.ROUND_ROBIN:
+        plan = _scheduled_round(t, number, {e.id for e in entrants}, seat_history)
+    else:
+        plan = _knockout_round(t, entrants)
+    rnd = Round.objects.create(tournament=t, number=number, byes=sorted([*plan.byes, *manual]))
+    by_id = {p.pk: p for p in players}
+    for n, table_plan in enumerate(plan.tables, start=1):
+        table = games.table_create(
+            creator=t.created_by,
+            game=t.game,
+            players=len(table_plan.players),
+            edition=t.edition or "302",
+            rated=t.rated,
+            join=False,
+            time_control=t.time_control,
+            no_show="timeout",
+        )
+        RoundTable.objects.create(round=rnd, table=table, number=n)
+        for seat, player_id in enumerate(table_plan.players, start=1):
+            games.seat_join(table_id=table.pk, player=by_id[player_id], seat=seat)
+    t.current_round = number
+    t.save(update_fields=["current_round"])
+    if not plan.tables:
+        _finish_round(t, rnd)
+    return rnd
+
+
+def _scheduled_round(
+    t: Tournament, number: int, active: set[int], history: dict[int, list[int]]
+) -> pairing.Round:
+    tables, byes = [], []
+    for players in (t.schedule or [])[number - 1]:
+        present = [p for p in players if p in active]
+        if len(present) >= 2:
+            tables.append(pairing.Table(pairing.assign_seats(present, history)))
+        else:
+            byes.extend(present)
+    return pairing.Round(tuple(tables), tuple(byes))
+
+
+def _knockout_round(t: Tournament, entrants: list[pairing.Entrant]) -> pairing.Round:
+    last = Round.objects.filter(tournament=t, number=t.current_round).first()
+    if last is None:
+        return pairing.knockout_round(entrants, t.seats)
+    ranks = []
+    for rt in last.tables.select_related("table").order_by("number"):
+        seated = {s.number: s.player_id for s in rt.table.seats.all()}
+        ranking = (rt.table.result or {}).get("ranking", {})
+        ranks.append({seated[int(s)]: r for s, r in ranking.items()})
+    advancing = set(pairing.knockout_advancers(ranks, t.advance)) | set(last.byes)
+    return pairing.knockout_round([e for e in entrants if e.id in advancing], t.seats)
+
+
+def _finish_round(t: Tournament, rnd: Round) -> None:
+    rnd.status = Round.Status.FINISHED
+    rnd.finished_at = timezone.now()
+    rnd.save(update_fields=["status", "finished_at"])
+    if _more_rounds(t) and len(_players(t)) >= 2:
+        _pair_round(t)
+    else:
+        t.status = Tournament.Status.FINISHED
+        t.finished_at = timezone.now()
+        t.save(update_fields=["status", "finished_at"])
+
+
+def table_finished(*, table_id: int) -> str:
+    """A table ended: count no-shows, and when its round is complete, pair the next one (idempotent)."""
+    rt = RoundTable.objects.select_related("round").filter(table_id=table_id).first()
+    if rt is None:
+        return "not a tournament table"
+    with transaction.atomic():
+        t = _locked(rt.round.tournament_id)
+        rnd = Round.objects.select_for_update().get(pk=rt.round_id)
+        rt = RoundTable.objects.select_for_update().get(pk=rt.pk)
+        table = Table.objects.get(pk=table_id)
+        if not rt.counted and table.status in (Table.Status.FINISHED, Table.Status.ABORTED):
+            _count_no_shows(t, table_id)
+            rt.counted = True
+            rt.save(update_fields=["counted"])
+        if rnd.status == Round.Status.FINISHED:
+            return "round already finished"
+        open_tables = Table.objects.filter(round_table__round=rnd).exclude(
+            status__in=[Table.Status.FINISHED, Table.Status.ABORTED]
+        )
+        if open_tables.exists():
+            return "round still running"
+        if t.status != Tournament.Status.RUNNING or rnd.number != t.current_round:
+            return "not the current round"
+        _finish_round(t, rnd)
+        return "round finished"
+
+
+def _count_no_shows(t: Tournament, table_id: int) -> None:
+    """A timeout of a seat that never moved at that table is a no-show; two withdraw the player."""
+    actions = list(Move.objects.filter(table_id=table_id).order_by("seq"))
+    moved = {m.seat for m in actions if m.kind == Move.Kind.MOVE}
+    absent = {m.seat for m in actions if m.kind == Move.Kind.TIMEOUT and m.seat not in moved}
+    if not absent:
+        return
+    seats = dict(Table.objects.get(pk=table_id).seats.values_list("number", "player_id"))
+    for seat in absent:
+        reg = Registration.objects.filter(tournament=t, player_id=seats[seat]).first()
+        if reg is None or reg.status == Registration.Status.WITHDRAWN:
+            continue
+        reg.no_shows += 1
+        if reg.no_shows >= 2:
+            reg.status = Registration.Status.WITHDRAWN
+        reg.save(update_fields=["no_shows", "status"])
