@@ -16,7 +16,9 @@ both pairs new. Work is linear in the players times the window, so a round of
 **Three or four seats.** Tables are filled from the top of the ranking: each
 table starts with the best-ranked unseated player and takes, from a window of
 the next candidates, the one who has met those already seated the fewest
-times. Seat order is then chosen by :func:`assign_seats`.
+times; then players are swapped between neighbouring tables (close in score)
+while that lowers the repeated meetings. Seat order is then chosen by
+:func:`assign_seats`.
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ def swiss_round(entrants: Sequence[Entrant], seats: int) -> Round:
     sizes, _ = table_sizes(len(ordered), seats)
     history = {e.id: e.seat_history for e in ordered}
     remaining = list(ordered)
-    tables = []
+    groups: list[list[Entrant]] = []
     for size in sizes:
         table = [remaining.pop(0)]
         while len(table) < size:
@@ -56,8 +58,36 @@ def swiss_round(entrants: Sequence[Entrant], seats: int) -> Round:
                 range(len(window)), key=lambda i: (sum(window[i].meetings.get(p.id, 0) for p in table), i)
             )
             table.append(remaining.pop(pick))
-        tables.append(Table(assign_seats([p.id for p in table], history)))
-    return Round(tuple(tables))
+        groups.append(table)
+    _spread(groups)
+    return Round(tuple(Table(assign_seats([p.id for p in g], history)) for g in groups))
+
+
+def _cost(group: list[Entrant]) -> int:
+    """Repeated meetings at a table, squared so that one triple repeat weighs more than two doubles."""
+    return sum(a.meetings.get(b.id, 0) ** 2 for i, a in enumerate(group) for b in group[i + 1 :])
+
+
+def _spread(groups: list[list[Entrant]], reach: int = 2, passes: int = 4) -> None:
+    """Swap players between neighbouring tables (similar scores) while that lowers repeats."""
+    for _ in range(passes):
+        improved = False
+        for i in range(len(groups)):
+            for j in range(i + 1, min(len(groups), i + 1 + reach)):
+                gi, gj = groups[i], groups[j]
+                base = _cost(gi) + _cost(gj)
+                if not base:
+                    continue
+                for a in range(len(gi)):
+                    for b in range(len(gj)):
+                        gi[a], gj[b] = gj[b], gi[a]
+                        new = _cost(gi) + _cost(gj)
+                        if new < base:
+                            base, improved = new, True
+                        else:
+                            gi[a], gj[b] = gj[b], gi[a]
+        if not improved:
+            return
 
 
 def _two_seats(ordered: list[Entrant]) -> Round:
