@@ -210,7 +210,7 @@ CLOCK_SWEEP_SECONDS = float(os.environ.get("CLOCK_SWEEP_SECONDS", "2"))
 
 # Celery on Redis. Without REDIS_URL tasks run in-process (eagerly) and the clock sweep
 # runs as `manage.py clock_sweeper` beside the web server (scripts/run starts it).
-CELERY_BROKER_URL = REDIS_URL or "memory://"
+CELERY_BROKER_URL = REDIS_URL or "memory://localhost/"
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
 CELERY_TASK_SERIALIZER = "json"
@@ -255,7 +255,7 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    "loggers": {"django.db.backends": {"level": "WARNING"}},
+    "loggers": {"django.db.backends": {"level": "WARNING"}, "celery": {"level": "WARNING"}},
 }
 
 if PRODUCTION:

@@ -41,6 +41,7 @@ def history_svg(
             f'<text x="{pad_left - 6}" y="{y(v) + 4:.1f}" text-anchor="end">{v:.1f}</text>'
         )
     last_mu, last_sigma = points[-1]
+    plural = "" if len(points) == 2 else "s"
     return (
         f'<svg class="rating-chart" role="img" aria-label="{escape(title)}" viewBox="0 0 {width} {height}" '
         f'width="{width}" height="{height}" xmlns="http://www.w3.org/2000/svg">'
@@ -50,7 +51,7 @@ def history_svg(
         f"{''.join(ticks)}"
         f'<polygon class="band" points="{" ".join(upper + lower)}"/>'
         f'<polyline class="line" points="{line}"/>'
-        f'<text x="{pad_left}" y="{height - 8}">{len(points) - 1} rated tables · now '
+        f'<text x="{pad_left}" y="{height - 8}">{len(points) - 1} rated table{plural} · now '
         f"{last_mu - 3 * last_sigma:.1f} (μ {last_mu:.1f}, σ {last_sigma:.2f})</text>"
         f"</svg>"
     )

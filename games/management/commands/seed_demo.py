@@ -52,9 +52,32 @@ class Command(BaseCommand):
         self._play(rng, services.table_create(creator=d, game="shacru", players=2), [a], plies=10)
         self._play(rng, services.table_create(creator=a, game="azacru", players=2), [c], plies=None)
         self._play(rng, services.table_create(creator=b, game="pacru", players=4), [a, c, d], plies=None)
+        self._club(organiser.player, list(players.values()))
         self.stdout.write(
             self.style.SUCCESS(f"demo data created: players {', '.join(players)} and organiser")
         )
+
+    def _club(self, organiser: Player, members: list[Player]) -> None:
+        """A league with a Swiss open for registration and a Pacru ladder."""
+        from tournaments import ladders
+        from tournaments import services as events
+
+        league = events.league_create(organiser=organiser, name="Demo Club", slug="demo-club")
+        swiss = events.tournament_create(
+            organiser=organiser,
+            league=league,
+            name="Demo Club Swiss",
+            game="pacru",
+            seats=2,
+            rounds=3,
+            time_control={"kind": "fischer", "base": 600, "increment": 5},
+        )
+        ladder = ladders.ladder_create(
+            organiser=organiser, league=league, game="pacru", name="Demo Club ladder"
+        )
+        for player in members:
+            events.register(tournament_id=swiss.pk, player=player)
+            ladders.ladder_join(ladder=ladder, player=player)
 
     def _play(self, rng: random.Random, table: Table, others: list[Player], plies: int | None) -> None:
         """Seat the others (the table starts) and play random legal moves through the service."""
