@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.apis import _player
-from games.errors import NotFound
+from games.errors import InvalidInput, NotFound
 from games.models import GameKind, Player, Table
 
 from . import ladders, services
@@ -135,7 +135,7 @@ def round_body(rnd: Round) -> dict[str, Any]:
     return {"number": rnd.number, "status": rnd.status, "byes": rnd.byes, "tables": tables}
 
 
-def standings_body(t: Tournament) -> list[dict[str, Any]]:
+def standings_body(t: Tournament, after_round: int | None = None) -> list[dict[str, Any]]:
     names = dict(Player.objects.filter(registrations__tournament=t).values_list("id", "display_name"))
     return [
         {
@@ -147,7 +147,7 @@ def standings_body(t: Tournament) -> list[dict[str, Any]]:
             "wins": row.wins,
             "tiebreaks": row.tiebreaks,
         }
-        for row in services.current_standings(t)
+        for row in services.current_standings(t, after_round)
     ]
 
 
@@ -211,9 +211,15 @@ class TournamentDetailApi(APIView):
 
 
 class TournamentStandingsApi(APIView):
-    @extend_schema(responses={200: dict})
+    @extend_schema(
+        parameters=[OpenApiParameter("round", int, description="standings as they were after this round")],
+        responses={200: dict},
+    )
     def get(self, request: Request, tournament_id: int) -> Response:
-        return Response(standings_body(_tournament(tournament_id)))
+        value = request.query_params.get("round")
+        if value is not None and not value.isdigit():
+            raise InvalidInput("round must be a round number")
+        return Response(standings_body(_tournament(tournament_id), int(value) if value else None))
 
 
 class TournamentRoundApi(APIView):

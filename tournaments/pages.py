@@ -7,6 +7,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from games.apis import _player
@@ -14,7 +15,7 @@ from games.errors import ServiceError
 from games.models import GameKind, Player, Table
 
 from . import apis, services
-from .models import League, Tournament
+from .models import Challenge, Ladder, League, Tournament
 
 
 def league_page(request: HttpRequest, slug: str) -> HttpResponse:
@@ -35,6 +36,9 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     if t is None:
         raise Http404("no such tournament")
     body = apis.tournament_body(t, full=True)
+    for rnd in body["rounds"]:
+        if rnd["status"] == "finished":
+            rnd["standings"] = apis.standings_body(t, rnd["number"])
     return render(request, "tournaments/tournament.html", {"t": t, "body": body})
 
 
@@ -89,11 +93,17 @@ def dashboard(request: HttpRequest) -> HttpResponse:
             attention.append(
                 (t, f"registration open: {t.registrations.exclude(status='withdrawn').count()} players")
             )
-        waiting = Table.objects.filter(
-            round_table__round__tournament=t, status__in=["open", "active"]
-        ).count()
         if t.status == Tournament.Status.RUNNING:
-            attention.append((t, f"round {t.current_round}: {waiting} table(s) still playing"))
+            waiting = Table.objects.filter(round_table__round__tournament=t, status__in=["open", "active"])
+            overdue = waiting.filter(deadline__lt=timezone.now()).count()
+            note = f"round {t.current_round}: {waiting.count()} table(s) still playing"
+            attention.append((t, note + (f", {overdue} past their deadline" if overdue else "")))
+    pending = Challenge.objects.filter(ladder__league__in=leagues, status=Challenge.Status.PENDING)
+    for ladder in Ladder.objects.filter(league__in=leagues):
+        count = pending.filter(ladder=ladder).count()
+        queued = ladder.queue.count()
+        if count or queued:
+            attention.append((ladder, f"{count} pending challenge(s), {queued} player(s) in the queue"))
     context = {"form": form, "events": events, "attention": attention, "leagues": leagues}
     return render(request, "tournaments/dashboard.html", context)
 

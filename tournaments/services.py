@@ -279,14 +279,17 @@ def _more_rounds(t: Tournament) -> bool:
 
 
 def _history(
-    t: Tournament,
+    t: Tournament, after_round: int | None = None
 ) -> tuple[dict[int, Counter[int]], dict[int, list[int]], list[TableResult], Counter[int]]:
-    """Meetings, seats taken, finished results and byes of the rounds so far."""
+    """Meetings, seats taken, finished results and byes of the rounds so far (or up to a round)."""
     meetings: dict[int, Counter[int]] = {}
     seat_history: dict[int, list[int]] = {}
     results: list[TableResult] = []
     byes: Counter[int] = Counter()
-    for rnd in Round.objects.filter(tournament=t).order_by("number"):
+    rounds = Round.objects.filter(tournament=t).order_by("number")
+    if after_round is not None:
+        rounds = rounds.filter(number__lte=after_round)
+    for rnd in rounds:
         byes.update(rnd.byes)
         for rt in rnd.tables.select_related("table").order_by("number"):
             seated = {s.number: s.player_id for s in rt.table.seats.all()}
@@ -306,9 +309,10 @@ def _history(
     return meetings, seat_history, results, byes
 
 
-def current_standings(t: Tournament) -> list[StandingRow]:
+def current_standings(t: Tournament, after_round: int | None = None) -> list[StandingRow]:
+    """Standings now, or as they stood after round ``after_round``."""
     players = [r.player_id for r in Registration.objects.filter(tournament=t)]
-    _, _, results, byes = _history(t)
+    _, _, results, byes = _history(t, after_round)
     return standings(players, results, t.seats, byes=dict(byes), scale=t.points_scale)
 
 

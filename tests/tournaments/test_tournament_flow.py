@@ -127,3 +127,28 @@ def test_withdrawing_mid_round_resigns_the_running_table(
     assert Registration.objects.get(player=a.player).status == "withdrawn"
     after = organiser.get(f"/api/v1/tournaments/{t['id']}/").json()
     assert after["status"] == "finished", "one player left: no further round"
+
+
+def test_standings_after_each_round_and_the_dashboard_attention(
+    organiser: Actor, make_actor: Callable[..., Actor], django_capture_on_commit_callbacks: Any
+) -> None:
+    slug = make_league(organiser)
+    players = [make_actor(f"st{i}") for i in range(4)]
+    by_id = {a.player.pk: a for a in players}
+    t = organiser.post(
+        "/api/v1/tournaments/", {"league": slug, "name": "Short", "game": "shacru", "seats": 2, "rounds": 2}
+    ).json()
+    for a in players:
+        a.post(f"/api/v1/tournaments/{t['id']}/register/")
+    with django_capture_on_commit_callbacks(execute=True):
+        body = organiser.post(f"/api/v1/tournaments/{t['id']}/start/").json()
+    for tb in body["rounds"][0]["tables"]:
+        with django_capture_on_commit_callbacks(execute=True):
+            play_out(by_id, tb["table"], random.Random(2))
+    after_one = organiser.get(f"/api/v1/tournaments/{t['id']}/standings/?round=1").json()
+    assert sum(row["points"] for row in after_one) == 2.0 and all(row["played"] == 1 for row in after_one)
+    assert organiser.get(f"/api/v1/tournaments/{t['id']}/standings/?round=x").status_code == 400
+    organiser.client.force_login(organiser.player.user)
+    page = organiser.client.get("/organiser/").content.decode()
+    assert "round 2: 2 table(s) still playing" in page
+    assert "Standings after round 1" in organiser.client.get(f"/tournaments/{t['id']}/").content.decode()
