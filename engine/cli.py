@@ -1,4 +1,4 @@
-"""Command line: ``python -m engine {play,replay,bench}``."""
+"""Command line: ``python -m engine {play,replay,match,bench}``."""
 
 from __future__ import annotations
 
@@ -60,6 +60,20 @@ def _parser() -> argparse.ArgumentParser:
     )
     rep.add_argument("file", help="record file ('-' for standard input)")
 
+    match = sub.add_parser(
+        "match",
+        help="bot-versus-bot series with seats rotated; win rates with 95 % intervals",
+        description="Play a series between bots (random, greedy, search), rotating seats so every bot "
+        "plays every seat equally. A bot ranked first alone wins; a shared first place is half a win each.",
+    )
+    match.add_argument("--game", choices=GAMES, default="pacru")
+    match.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
+    match.add_argument("--bots", default="greedy,random", help="comma-separated levels, one per seat")
+    match.add_argument("--games", type=int, default=20)
+    match.add_argument("--budget", type=float, default=0.2, help="seconds per move for the search bot")
+    match.add_argument("--seed", type=int, default=1)
+    match.add_argument("--ply-limit", type=int, default=1000)
+
     bench = sub.add_parser("bench", help="measure engine speed (plies and move generations per second)")
     bench.add_argument("--seconds", type=float, default=1.0, help="time per figure (default 1)")
     bench.add_argument("--game", choices=GAMES, action="append", help="limit to these games")
@@ -72,6 +86,28 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _play(args)
     if args.command == "replay":
         return _replay(args.file)
+    if args.command == "match":
+        from .match import play_series, progress_bar, report
+
+        bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+        try:
+            tally = play_series(
+                args.game,
+                args.players,
+                bots,
+                args.games,
+                args.budget,
+                args.seed,
+                progress_bar,
+                args.ply_limit,
+            )
+        except ValueError as exc:
+            print(exc, file=sys.stderr)
+            return 2
+        print(f"{args.game}, {args.players} players, {args.games} games, bots {', '.join(bots)}")
+        for line in report(tally, bots):
+            print(line)
+        return 0
     from . import bench
 
     bench.run(args.seconds, tuple(args.game) if args.game else GAMES)
