@@ -229,10 +229,11 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 CELERY_TASK_DEFAULT_QUEUE = "default"
 #: Clock tasks get their own queue (and workers), so slow work never delays a timeout.
 CLOCK_QUEUE = os.environ.get("CLOCK_QUEUE", "clocks")
+BOT_QUEUE = os.environ.get("BOT_QUEUE", "bots")
 CELERY_TASK_ROUTES = {
     "games.tasks.clock_*": {"queue": CLOCK_QUEUE},
     # Bots think for up to seconds: their own queue and workers, so they never delay a clock.
-    "games.tasks.bot_*": {"queue": "bots"},
+    "games.tasks.bot_*": {"queue": BOT_QUEUE},
     "ratings.tasks.*": {"queue": "slow"},
     "tournaments.tasks.*": {"queue": "slow"},
 }

@@ -97,3 +97,19 @@ def run(
                 f"{game:8} {players:>7} {fast:>13,.0f} {text:>13,.0f} {gen:>13,.0f} {mean:>9.1f} "
                 f"{busy:>10,.0f} {busy_mean:>9.1f}"
             )
+    print_fn("search bot (UCT), iterations per second on mid-game positions (one playout each):")
+    for game in games:
+        print_fn(f"  {game:8} 2 players: {_search_rate(game, seconds):,.0f}")
+
+
+def _search_rate(game: str, seconds: float) -> float:
+    from .bots import SearchBot
+
+    positions = midgame_positions(game, 2, count=5)
+    bot, done, spent = SearchBot(), 0, 0.0
+    for state in positions:
+        start = time.perf_counter()
+        bot.choose(state, budget=seconds / len(positions), seed=1)
+        spent += time.perf_counter() - start
+        done += bot.iterations_done
+    return done / spent

@@ -12,7 +12,7 @@ import engine
 
 from . import services
 from .errors import ServiceError
-from .models import Seat, Table
+from .models import Player, Seat, Table
 
 
 def bot_turn(*, table_id: int, expected_actions: int | None = None) -> str:
@@ -49,3 +49,26 @@ def run_bot_turns(*, limit: int = 100) -> int:
         if to_move in (bot_seats or []) and bot_turn(table_id=table_id) == "moved":
             moved += 1
     return moved
+
+
+BOT_ACCOUNTS = {"random-bot": ("random", 0.1), "greedy-bot": ("greedy", 0.1), "search-bot": ("search", 1.0)}
+
+
+def bot_accounts() -> dict[str, Player]:
+    """The house bots (created on first use): one account per level."""
+    from django.contrib.auth import get_user_model
+
+    User = get_user_model()
+    out = {}
+    for username, (level, budget) in BOT_ACCOUNTS.items():
+        user, created = User.objects.get_or_create(username=username)
+        if created:
+            user.set_unusable_password()
+            user.save()
+        player, _ = Player.objects.get_or_create(
+            user=user,
+            defaults={"display_name": username.replace("-", " ").title(), "is_bot": True, "bot_level": level,
+                      "bot_budget": budget},
+        )  # fmt: skip
+        out[username] = player
+    return out

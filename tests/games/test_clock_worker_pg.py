@@ -47,6 +47,7 @@ class Celery:
             "DATABASE_URL": f"postgres://{db['USER']}@{host}:{port}/{db['NAME']}",
             "REDIS_URL": REDIS,
             "CLOCK_QUEUE": self.queue,
+            "BOT_QUEUE": self.queue,
             "CLOCK_GRACE_SECONDS": str(GRACE),
             "CLOCK_SWEEP_SECONDS": "0.5",
             "LOG_LEVEL": "WARNING",
@@ -106,7 +107,10 @@ def celery(settings: Any) -> Iterator[Celery]:
         app.amqp._producer_pool = None
         app.control.mailbox._producer_pool = None
         app.conf.broker_url = REDIS
-    app.conf.update(task_always_eager=False, task_routes={"games.tasks.clock_*": {"queue": c.queue}})
+    app.conf.update(
+        task_always_eager=False,
+        task_routes={"games.tasks.clock_*": {"queue": c.queue}, "games.tasks.bot_*": {"queue": c.queue}},
+    )
     try:
         yield c
     finally:
@@ -266,3 +270,18 @@ def test_a_move_racing_the_timeout_at_the_deadline_has_one_outcome(settings: Any
             assert table.status == "finished" and table.winner_seat == 1
             outcomes["timeout"] += 1
     assert sum(outcomes.values()) == 15
+
+
+def test_a_bot_table_plays_to_the_end_on_the_worker(celery: Celery) -> None:
+    from games.botplay import bot_accounts
+
+    celery.start()
+    celery.wait_ready()
+    bots = bot_accounts()
+    table = services.table_create(creator=bots["random-bot"], game="shacru", players=2, join=False)
+    services.seat_join(table_id=table.pk, player=bots["random-bot"], seat=1)
+    services.seat_join(table_id=table.pk, player=bots["greedy-bot"], seat=2)
+    wait_for(lambda: Table.objects.get(pk=table.pk).status == "finished", timeout=60)
+    table.refresh_from_db()
+    moves = list(Move.objects.filter(table=table, kind="move").values_list("ply", flat=True))
+    assert moves == list(range(1, table.ply + 1)), "one move per ply, none twice"

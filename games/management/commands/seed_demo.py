@@ -11,6 +11,7 @@ from rest_framework.authtoken.models import Token
 
 from engine.playout import random_step
 from games import services
+from games.botplay import bot_accounts
 from games.models import Player, Table
 
 DEMO_PASSWORD = "demo-pass-2026"
@@ -53,6 +54,12 @@ class Command(BaseCommand):
         self._play(rng, services.table_create(creator=a, game="azacru", players=2), [c], plies=None)
         self._play(rng, services.table_create(creator=b, game="pacru", players=4), [a, c, d], plies=None)
         self._club(organiser.player, list(players.values()))
+        # Bots: a live game between two of them (the local runner plays a move a second), and a
+        # table where a bot waits for a human opponent.
+        bots = bot_accounts()
+        live = services.table_create(creator=bots["random-bot"], game="pacru", players=2, rated=False)
+        services.seat_join(table_id=live.pk, player=bots["greedy-bot"])
+        services.table_create(creator=bots["greedy-bot"], game="pacru", players=2, rated=False)
         self.stdout.write(
             self.style.SUCCESS(f"demo data created: players {', '.join(players)} and organiser")
         )
