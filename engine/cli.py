@@ -62,7 +62,7 @@ def _parser() -> argparse.ArgumentParser:
 
     match = sub.add_parser(
         "match",
-        help="bot-versus-bot series with seats rotated; win rates with 95 % intervals",
+        help="bot-versus-bot series with seats rotated; win rates with 95%% intervals",
         description="Play a series between bots (random, greedy, search), rotating seats so every bot "
         "plays every seat equally. A bot ranked first alone wins; a shared first place is half a win each.",
     )
