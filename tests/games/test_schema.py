@@ -1,0 +1,116 @@
+"""The OpenAPI schema and its two viewers (Swagger UI, Redoc), served without a CDN."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+from django.conf import settings
+from django.contrib.staticfiles import finders
+from django.test import Client
+
+FIXED_PATHS = {
+    "/api/v1/auth/register/": {"post"},
+    "/api/v1/auth/token/": {"post"},
+    "/api/v1/tables/": {"get", "post"},
+    "/api/v1/tables/{table_id}/": {"get"},
+    "/api/v1/tables/{table_id}/join/": {"post"},
+    "/api/v1/tables/{table_id}/moves/": {"get", "post"},
+    "/api/v1/tables/{table_id}/resign/": {"post"},
+    "/api/v1/tables/{table_id}/record/": {"get"},
+}
+HTTP_METHODS = {"get", "post", "put", "patch", "delete"}
+
+
+@pytest.fixture
+def schema(db: None) -> dict[str, Any]:
+    r = Client().get("/api/v1/schema/?format=json")
+    assert r.status_code == 200
+    assert "json" in r["Content-Type"]
+    return json.loads(r.content)
+
+
+def test_the_schema_is_an_openapi_document(schema: dict[str, Any]) -> None:
+    assert schema["openapi"].startswith("3.")
+    assert schema["info"]["title"] == "Pacru ladder API" and schema["info"]["version"] == "1"
+    assert "components" in schema and "schemas" in schema["components"]
+
+
+def test_the_schema_lists_every_fixed_path_with_its_methods(schema: dict[str, Any]) -> None:
+    paths = schema["paths"]
+    for path, methods in FIXED_PATHS.items():
+        assert path in paths, path
+        assert set(paths[path]) & HTTP_METHODS == methods, path
+    for path in FIXED_PATHS:
+        for parameter in re.findall(r"{(\w+)}", path):
+            declared = {
+                p["name"]: p
+                for method in FIXED_PATHS[path]
+                for p in paths[path][method].get("parameters", [])
+                if p["in"] == "path"
+            }
+            assert declared[parameter]["required"] is True
+            assert declared[parameter]["schema"]["type"] == "integer"
+
+
+def test_the_schema_describes_the_request_bodies(schema: dict[str, Any]) -> None:
+    paths = schema["paths"]
+
+    def body_fields(path: str) -> set[str]:
+        ref = paths[path]["post"]["requestBody"]["content"]["application/json"]["schema"]["$ref"]
+        return set(schema["components"]["schemas"][ref.rsplit("/", 1)[1]]["properties"])
+
+    assert {"username", "password"} <= body_fields("/api/v1/auth/register/")
+    assert body_fields("/api/v1/auth/token/") == {"username", "password"}
+    assert {"game", "players"} <= body_fields("/api/v1/tables/")
+    assert {"ply", "move"} <= body_fields("/api/v1/tables/{table_id}/moves/")
+    assert "text/plain" in paths["/api/v1/tables/{table_id}/record/"]["get"]["responses"]["200"]["content"]
+
+
+def test_the_default_format_is_yaml_with_the_same_content(schema: dict[str, Any]) -> None:
+    yaml = pytest.importorskip("yaml")
+    r = Client().get("/api/v1/schema/")
+    assert r.status_code == 200 and "openapi" in r["Content-Type"]
+    assert r.content.decode().startswith("openapi: 3.")
+    assert yaml.safe_load(r.content) == schema
+
+
+def assets(html: str) -> list[str]:
+    """The URLs of every script, stylesheet and icon the page loads."""
+    return re.findall(r'<script[^>]*\ssrc="([^"]+)"', html) + re.findall(r'<link[^>]*\shref="([^"]+)"', html)
+
+
+@pytest.mark.parametrize(
+    "page, expected",
+    [
+        ("/api/v1/docs/", {"swagger-ui-bundle.js", "swagger-ui.css"}),
+        ("/api/v1/redoc/", {"redoc.standalone.js"}),
+    ],
+)
+def test_the_viewers_load_only_local_static_files(db: None, page: str, expected: set[str]) -> None:
+    r = Client().get(page)
+    assert r.status_code == 200 and r["Content-Type"].startswith("text/html")
+    html = r.content.decode()
+    urls = assets(html)
+    assert expected <= {url.rsplit("/", 1)[1] for url in urls}
+    static = "/" + settings.STATIC_URL.lstrip("/")
+    for url in urls:
+        assert not re.match(r"(https?:)?//", url), f"{page} loads {url} from another host"
+        assert url.startswith(static), url
+        assert finders.find(url[len(static) :]), f"{url} is not among the project's static files"
+    # No CDN or web-font reference anywhere on the page, not even inside inline code.
+    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", html)
+    assert "fonts.googleapis" not in html and "cdn." not in html.lower()
+    assert "/api/v1/schema/" in html, "the viewer reads this project's schema"
+
+
+def test_the_static_files_of_the_viewers_are_served(db: None) -> None:
+    """The bundles are found by the static files finders (served by runserver or whitenoise)."""
+    html = Client().get("/api/v1/redoc/").content.decode()
+    (bundle,) = [u for u in assets(html) if u.endswith(".js")]
+    path = finders.find(bundle[len("/" + settings.STATIC_URL.lstrip("/")) :])
+    assert path
+    with open(path, "rb") as f:
+        assert len(f.read(2048)) == 2048, "a real bundle, not an empty placeholder"
