@@ -17,6 +17,16 @@ from games.models import GameKind, Player, Table
 from . import apis, services
 from .models import Challenge, Ladder, League, Tournament
 
+TIEBREAK_LABELS = {
+    "buchholz": "Buchholz",
+    "median_buchholz": "median Buchholz",
+    "sonneborn_berger": "Sonneborn-Berger",
+    "wins": "wins",
+    "opponents_points": "opponents' points",
+    "markers": "markers",
+    "average_place": "average place",
+}
+
 
 def league_page(request: HttpRequest, slug: str) -> HttpResponse:
     league = League.objects.filter(slug=slug).first()
@@ -36,6 +46,8 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     if t is None:
         raise Http404("no such tournament")
     body = apis.tournament_body(t, full=True)
+    for row in body["standings"]:
+        row["tiebreak_list"] = [(TIEBREAK_LABELS.get(k, k), v) for k, v in row["tiebreaks"].items()]
     for rnd in body["rounds"]:
         if rnd["status"] == "finished":
             rnd["standings"] = apis.standings_body(t, rnd["number"])
