@@ -1,22 +1,71 @@
-"""Tournament standings: points per finishing place and tiebreaks (pure).
+"""Tournament standings: points per finishing place, tiebreaks and places (pure Python, no Django).
 
-**Points.** A table of m players scores its places by a scale, best first:
-two players: 1, 0 (a shared first place is a draw: ½ each); three: 2, 1, 0;
-four: 3, 2, 1, 0. An event may set its own scale for full tables; tables
-smaller than the event's seat count use the default scale of their size.
-Players sharing a rank share the average of the points of the places they
-cover (two players tied for second at a 4-player table get (2 + 1) / 2 each).
-A bye scores a win unless the event says otherwise.
+Points
+------
 
-**Tiebreaks**, in this order.
-Two seats: Buchholz (the sum of the opponents' points), median Buchholz
-(Buchholz without the best and the worst opponent, when there are at least
-three), Sonneborn-Berger (the points of the opponents beaten, plus half of
-those drawn with), wins.
-Three or four seats: the opponents' points (summed once per meeting), total
-markers on the board at the end of the player's tables, and the average place
-(lower is better: it sorts ascending).
-Players share a place only when their points and every tiebreak are equal.
+Each table ranks its players (1 is best; equal ranks are ties). A table's places
+are worth points by a *scale*, best place first:
+
+* two seats: 1 for a win, 0 for a loss; a shared first place is a draw, and
+  both get ½ (the rule below);
+* three seats: 2, 1, 0;
+* four seats: 3, 2, 1, 0.
+
+An event may set its own scale (``scale``, one value per seat, best first). It
+applies to full tables; a table with fewer players than the event has seats (a
+three-player table in a four-seat event) uses the default scale of its own
+size, so every table hands out points on the scale made for it.
+
+Players who share a rank share the places they cover: they each get the average
+of those places' points. At a four-player table ranked 1, 2, 2, 4, the two
+players tied for second cover places 2 and 3 and get (2 + 1) / 2 = 1.5 each.
+Ranks are read in order only (players sorted by rank, equal ranks grouped), so
+"1, 2, 2, 3" counts the same as "1, 2, 2, 4".
+
+A bye is worth ``bye_points``; by default a win: the first value of the event's
+scale (1 with two seats, 2 with three, 3 with four). A bye is not a game: it adds
+to neither ``played`` nor ``wins``, and has no opponent for the tiebreaks.
+
+Tiebreaks
+---------
+
+Opponents' points are their final points in the event (byes included); an
+opponent who is no longer listed in ``players`` (withdrawn) still counts with
+the points they scored.
+
+Two seats, in this order:
+
+1. **Buchholz**: the sum of the points of every opponent met (once per game).
+2. **Median Buchholz**: the same without the opponent with the most points and
+   the one with the fewest (with fewer than three opponents, nothing is left
+   out: the value is then the plain Buchholz).
+3. **Sonneborn-Berger**: the sum of the points of the opponents beaten, plus
+   half the points of those drawn with.
+4. **Wins**: the games won outright.
+
+Three or four seats, in this order:
+
+1. **Opponents' points**: the sum of the points of everyone the player sat with,
+   counted once per meeting (meeting someone twice counts their points twice).
+2. **Markers**: the total of the player's markers on the board at the end of
+   each of their tables.
+3. **Average place**: the mean of the player's ranks over the tables they
+   played; a player who has played no table gets the middle place,
+   ``(seats + 1) / 2``. It is stored as it reads (1.0 is best) and is the one
+   tiebreak where **lower is better**: the sort uses it ascending
+   (:data:`LOWER_IS_BETTER`), all the others descending.
+
+``wins`` counts tables the player won outright (a shared first place is not a
+win) in both cases.
+
+Places
+------
+
+Rows are sorted by points, then by each tiebreak in turn. Players share a place
+only when their points and every tiebreak are equal (compared to nine decimal
+places, so that sums of fractions that differ only in floating-point rounding
+count as equal); the next place skips accordingly (1, 1, 3). Among tied rows, the
+order of ``players`` is kept.
 """
 
 from __future__ import annotations
@@ -25,36 +74,67 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-DEFAULT_SCALES: dict[int, list[float]] = {2: [1.0, 0.0], 3: [2.0, 1.0, 0.0], 4: [3.0, 2.0, 1.0, 0.0]}
+DEFAULT_SCALES: dict[int, tuple[float, ...]] = {2: (1.0, 0.0), 3: (2.0, 1.0, 0.0), 4: (3.0, 2.0, 1.0, 0.0)}
+TIEBREAKS: dict[int, tuple[str, ...]] = {
+    2: ("buchholz", "median_buchholz", "sonneborn_berger", "wins"),
+    3: ("opponents_points", "markers", "average_place"),
+    4: ("opponents_points", "markers", "average_place"),
+}
+LOWER_IS_BETTER = frozenset({"average_place"})
+DIGITS = 9  # decimal places compared when deciding ties
 
 
 @dataclass(frozen=True)
 class TableResult:
+    """How one table of a round ended."""
+
     round: int
-    ranks: Mapping[int, int]
-    markers: Mapping[int, int] = field(default_factory=dict)
+    ranks: Mapping[
+        int, int
+    ]  # player id -> final rank at the table (1 best; shared ranks = ties, e.g. 1,2,2,4)
+    markers: Mapping[int, int] = field(default_factory=dict)  # player id -> markers on the board at the end
 
 
 @dataclass(frozen=True)
 class StandingRow:
+    """One player's line in the standings."""
+
     player: int
     place: int
     points: float
-    tiebreaks: dict[str, float]
-    played: int
-    wins: int
+    tiebreaks: dict[str, float]  # in the order they are applied (see the module docstring)
+    played: int  # tables played (byes not counted)
+    wins: int  # tables won outright
+
+
+def _scale(seats: int, scale: Sequence[float] | None) -> tuple[float, ...]:
+    if seats not in DEFAULT_SCALES:
+        raise ValueError(f"tables have 2, 3 or 4 seats, not {seats}")
+    if not scale:  # None, or an empty list left in an event's settings
+        return DEFAULT_SCALES[seats]
+    if len(scale) != seats:
+        raise ValueError(f"a points scale for {seats} seats needs {seats} values, best place first")
+    return tuple(float(v) for v in scale)
 
 
 def place_points(
     seats: int, ranks: Mapping[int, int], scale: Sequence[float] | None = None
 ) -> dict[int, float]:
-    """Points of each player at one table (``seats`` is the event's table size)."""
+    """Points of each player at one table; ``seats`` is the event's table size, ``scale`` its own scale.
+
+    >>> place_points(4, {10: 1, 11: 2, 12: 2, 13: 4})
+    {10: 3.0, 11: 1.5, 12: 1.5, 13: 0.0}
+    """
+    full = _scale(seats, scale)
     size = len(ranks)
-    points = list(scale) if scale is not None and size == seats else DEFAULT_SCALES[size]
-    out = {}
+    if size < 2 or size > seats:
+        raise ValueError(f"a table of this event has 2 to {seats} players, not {size}")
+    points = full if size == seats else DEFAULT_SCALES[size]
+    ordered = sorted(ranks.values())
+    out: dict[int, float] = {}
     for player, rank in ranks.items():
-        sharing = sum(1 for r in ranks.values() if r == rank)
-        covered = points[rank - 1 : rank - 1 + sharing]
+        first = ordered.index(rank)  # places covered: first .. first + sharing - 1 (0-based)
+        covered = points[first : first + ordered.count(rank)]
         out[player] = sum(covered) / len(covered)
     return out
 
@@ -67,57 +147,67 @@ def standings(
     scale: Sequence[float] | None = None,
     bye_points: float | None = None,
 ) -> list[StandingRow]:
+    """The standings of ``players`` after ``results`` (rules in the module docstring), best first.
+
+    ``byes`` maps a player to the number of byes they had.
+    """
+    full = _scale(seats, scale)
     if bye_points is None:
-        bye_points = (list(scale) if scale else DEFAULT_SCALES[seats])[0]
+        bye_points = full[0]
     points: dict[int, float] = defaultdict(float)
     wins: dict[int, int] = defaultdict(int)
     played: dict[int, int] = defaultdict(int)
-    markers: dict[int, int] = defaultdict(int)
+    markers: dict[int, float] = defaultdict(float)
     places: dict[int, list[int]] = defaultdict(list)
-    games: dict[int, list[tuple[int, float]]] = defaultdict(list)  # opponent, score against them
+    games: dict[int, list[tuple[int, float]]] = defaultdict(list)  # (opponent, 1 beat / ½ tied / 0 lost)
     for player, count in (byes or {}).items():
         points[player] += bye_points * count
     for res in results:
         scored = place_points(seats, res.ranks, scale)
         best = min(res.ranks.values())
-        alone = sum(1 for r in res.ranks.values() if r == best) == 1
+        outright = list(res.ranks.values()).count(best) == 1
         for p, rank in res.ranks.items():
             points[p] += scored[p]
             played[p] += 1
             places[p].append(rank)
             markers[p] += res.markers.get(p, 0)
-            if rank == best and alone:
+            if rank == best and outright:
                 wins[p] += 1
             for q, other in res.ranks.items():
                 if q != p:
-                    score = 1.0 if rank < other else 0.5 if rank == other else 0.0
-                    games[p].append((q, score))
-    rows = []
-    for p in players:
-        opp = [points[q] for q, _ in games[p]]
+                    games[p].append((q, 1.0 if rank < other else 0.5 if rank == other else 0.0))
+
+    def tiebreaks(p: int) -> dict[str, float]:
+        opponents = [points[q] for q, _ in games[p]]
         if seats == 2:
-            trimmed = sorted(opp)[1:-1] if len(opp) >= 3 else opp
-            tiebreaks = {
-                "buchholz": sum(opp),
+            trimmed = sorted(opponents)[1:-1] if len(opponents) >= 3 else opponents
+            return {
+                "buchholz": sum(opponents),
                 "median_buchholz": sum(trimmed),
-                "sonneborn_berger": sum(points[q] * s for q, s in games[p]),
+                "sonneborn_berger": sum(points[q] * result for q, result in games[p]),
                 "wins": float(wins[p]),
             }
-        else:
-            tiebreaks = {
-                "opponents_points": sum(opp),
-                "markers": float(markers[p]),
-                "average_place": sum(places[p]) / len(places[p]) if places[p] else 0.0,
-            }
-        rows.append((p, points[p], tiebreaks))
+        return {
+            "opponents_points": sum(opponents),
+            "markers": markers[p],
+            "average_place": sum(places[p]) / len(places[p]) if places[p] else (seats + 1) / 2,
+        }
+
+    rows = [(p, points[p], tiebreaks(p)) for p in players]
 
     def key(row: tuple[int, float, dict[str, float]]) -> tuple[float, ...]:
         _, pts, tb = row
-        return (-pts, *(v if k == "average_place" else -v for k, v in tb.items()))
+        return (
+            -round(pts, DIGITS),
+            *(
+                round(tb[k], DIGITS) if k in LOWER_IS_BETTER else -round(tb[k], DIGITS)
+                for k in TIEBREAKS[seats]
+            ),
+        )
 
-    rows.sort(key=lambda r: (key(r), r[0]))
+    rows.sort(key=key)  # stable: ties keep the order of ``players``
     out: list[StandingRow] = []
     for i, (p, pts, tb) in enumerate(rows):
-        place = out[-1].place if out and key(rows[i - 1]) == key(rows[i]) else i + 1
+        place = out[-1].place if i and key(rows[i - 1]) == key(rows[i]) else i + 1
         out.append(StandingRow(p, place, pts, tb, played[p], wins[p]))
     return out

@@ -1,4 +1,13 @@
-"""Pairing for tables of 2–4: pure functions over plain data, tested without a database."""
+"""Pairing for tables of 2–4 players: pure functions over plain data (no Django).
+
+* :func:`table_sizes` – how a round's players split into tables (:mod:`.sizes`);
+* :func:`swiss_round` – one Swiss round (:mod:`.swiss`);
+* :func:`round_robin` – a whole round-robin schedule (:mod:`.round_robin`);
+* :func:`knockout_round`, :func:`knockout_advancers` – knockout (:mod:`.knockout`);
+* :func:`assign_seats` – seat order at a table (:mod:`.seats`).
+
+Each module's docstring states its rules. The data types are in :mod:`.types`.
+"""
 
 from .knockout import knockout_advancers, knockout_round
 from .round_robin import round_robin

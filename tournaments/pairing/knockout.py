@@ -1,41 +1,71 @@
-"""Knockout with tables of k: seed by rating in snake order; the top m of each table advance.
+"""Knockout rounds on tables of 2, 3 or 4.
 
-Round after round the advancers are seeded again, until a round has a single
-table: the final. With two seats and an odd count, the best seeds get the
-byes (they advance without playing).
+**Seeding.** Entrants are seeded by rating (highest first; then score, then id
+on equal ratings). Table sizes come from :func:`table_sizes`. Seeds are dealt
+to the tables in *snake* order: seed 1 to table 1, seed 2 to table 2, ..., one
+per table to the last table, then back from the last table to the first, and so
+on, skipping tables that are full. Every table thus gets a fair share of strong
+and weak seeds (8 players at 4 seats: seeds 1, 4, 5, 8 and 2, 3, 6, 7).
+
+With two seats and an odd count, the best seed sits out the round (a bye) and
+goes through as if they had won. With one entrant left there is nothing to play:
+they are returned as the round's only bye.
+
+Seat order at each table comes from :func:`assign_seats`, given the seeds in
+order, so without a seat history the best seed takes seat 1.
+
+**Advancing.** :func:`knockout_advancers` takes, from each table, the ``advance``
+best players by rank (1 best), table after table, best first. Players with
+equal ranks keep the order in which the table's mapping lists them, so when a
+tie straddles the cut, the one listed first goes through: a caller who wants,
+say, the earlier seat to win such a tie lists the players in seat order. A table
+with ``advance`` players or fewer sends everyone through. Rounds follow each
+other (seeded again each time) until a round has a single table: the final.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from .seats import assign_seats
 from .sizes import table_sizes
 from .types import Entrant, Round, Table
 
 
 def knockout_round(entrants: Sequence[Entrant], seats: int) -> Round:
+    """One knockout round: tables of ``seats`` seeded in snake order by rating."""
+    if seats not in (2, 3, 4):
+        raise ValueError(f"tables have 2, 3 or 4 seats, not {seats}")
     ordered = sorted(entrants, key=lambda e: (-e.rating, -e.score, e.id))
     if len(ordered) < 2:
         return Round((), tuple(e.id for e in ordered))
     sizes, byes = table_sizes(len(ordered), seats)
     bye_ids = tuple(e.id for e in ordered[:byes])
     playing = ordered[byes:]
-    tables: list[list[int]] = [[] for _ in sizes]
-    order = list(range(len(sizes)))
+    tables: list[list[Entrant]] = [[] for _ in sizes]
+    forward = True
     i = 0
     while i < len(playing):
-        for t in order:
+        for t in range(len(sizes)) if forward else range(len(sizes) - 1, -1, -1):
             if i < len(playing) and len(tables[t]) < sizes[t]:
-                tables[t].append(playing[i].id)
+                tables[t].append(playing[i])
                 i += 1
-        order.reverse()
-    return Round(tuple(Table(tuple(t)) for t in tables), bye_ids)
+        forward = not forward
+    history = {e.id: e.seat_history for e in ordered}
+    return Round(tuple(Table(assign_seats([e.id for e in t], history)) for t in tables), bye_ids)
 
 
 def knockout_advancers(ranks_by_table: Sequence[Mapping[int, int]], advance: int) -> list[int]:
-    """The best ``advance`` of each table by rank; equal ranks keep the table's seat order."""
+    """The best ``advance`` of each table, table by table, best first.
+
+    Equal ranks keep the mapping's order (see the module docstring).
+
+    >>> knockout_advancers([{1: 2, 2: 1, 3: 2}, {4: 1, 5: 1}], 1)
+    [2, 4]
+    """
+    if advance < 1:
+        raise ValueError("at least one player must advance from each table")
     out: list[int] = []
     for ranks in ranks_by_table:
-        order = sorted(ranks, key=lambda p: (ranks[p], list(ranks).index(p)))
-        out.extend(order[:advance])
+        out.extend(sorted(ranks, key=lambda p: ranks[p])[:advance])  # sorted() is stable
     return out

@@ -1,136 +1,467 @@
-"""Swiss rounds for tables of 2, 3 or 4.
+"""Swiss rounds for tables of 2, 3 or 4 players.
 
-Players are ranked by score, then rating (then id, for determinism).
+**Ranking.** Players are ranked by score (highest first), then rating (highest
+first), then id (so the result never depends on the input order). A *score
+group* is a run of players with the same score.
 
-**Two seats.** With an odd count, the bye goes to the lowest-ranked player
-among those with the fewest byes (so byes rotate). Pairing walks down the
-ranking: each unpaired player meets the highest-ranked unpaired player they
-have not met, looking within a window of candidates first (which keeps pairs
-inside score groups and lets odd players float down one group). A player whose
-every remaining opponent is a rematch takes the nearest one, and a repair pass
-then swaps partners between pairs to remove such rematches where a swap makes
-both pairs new. Work is linear in the players times the window, so a round of
-1,000 players takes milliseconds. In each pair the player who has had seat 1
-(the first move) less often gets it; on a tie, the lower-ranked one.
+Two seats
+---------
 
-**Three or four seats.** Tables are filled from the top of the ranking: each
-table starts with the best-ranked unseated player and takes, from a window of
-the next candidates, the one who has met those already seated the fewest
-times; then players are swapped between neighbouring tables (close in score)
-while that lowers the repeated meetings. Seat order is then chosen by
-:func:`assign_seats`.
+*Bye.* With an odd count, one player sits out: the lowest-ranked player among
+those with the fewest byes so far. So nobody gets a second bye while someone
+else has none, and byes go to the bottom of the ranking. (If that choice would
+force a rematch and another of those players would not, the next one up is
+tried, up to :data:`BYE_TRIES` of them.)
+
+*Pairs.* Pairs are made top-down. The highest-ranked unpaired player ``a``
+takes the first player in this order whom ``a`` has not met:
+
+1. players of ``a``'s own score group, starting halfway down it (the classic
+   Swiss pattern: in a group of eight, 1 meets 5, 2 meets 6, ...), going down to
+   the bottom of the group, then back up towards ``a``;
+2. then players of the lower score groups, best first: ``a`` *floats down*.
+   A group with an odd count, or whose members have all met, floats its last
+   player down this way, who then meets the top of the next group.
+
+The order is read lazily, so a pair costs little more than looking at the few
+candidates it skips, and a round of 1,000 players takes milliseconds (no
+matching over all pairs of players, which would be far too slow).
+
+Walking down the ranking can only get stuck at the bottom: a player who has met
+every remaining player has played at least as many games as there are players
+left. Then the last pairs made are undone, up to :data:`TAIL_UNDO` of them, and
+those players plus the rest are paired again by an exact search (depth first,
+in the same order of preference, remembering the sets of players that cannot
+be paired), as long as that concerns at most :data:`TAIL_LIMIT` players and
+:data:`TAIL_BUDGET` search steps in all.
+
+*Repair.* If a rematch is still left, a pass swaps partners between the pair
+with the rematch and the nearest pair (in the ranking) for which both new pairs
+are fresh. If that is not enough either, a maximum matching over the "not met
+yet" graph (Edmonds' blossom algorithm, grown from the pairs already made, so it
+only has to add the few missing pairs; neighbours are tried nearest in the
+ranking first) finds the largest number of fresh pairs that exists. Only the
+players it cannot match meet again, paired with those they met least often. So a
+rematch happens only when no pairing of these players avoids it.
+
+*First move.* In each pair, seat 1 (the first move) goes to the player who has
+had seat 1 fewer times; on a tie, to the lower-ranked player. Tables are listed
+top board first.
+
+Three or four seats
+-------------------
+
+Table sizes come from :func:`table_sizes` (no byes). Tables are filled from the
+top of the ranking: a table starts with the best-ranked player not yet seated,
+and each further seat goes to the candidate, among the next :data:`WINDOW`
+unseated players, who has met the players already at the table the fewest
+times (counting every earlier meeting); on a tie, the best-ranked. So tables
+hold players of similar score, and repeated meetings are avoided where a nearby
+player can take the seat. Then players are swapped between tables at most
+:data:`REACH` apart (so still of similar score) whenever the swap lowers the sum,
+over both tables, of the squared earlier-meeting counts of the pairs seated
+together (squared, so that a pair meeting for the third time weighs more than two
+pairs meeting for the second time). A table still holding a repeat after that
+looks further, to the nearest table at any distance where a swap helps. Finally
+each table's seat order comes from :func:`assign_seats`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from .seats import assign_seats
 from .sizes import table_sizes
 from .types import Entrant, Round, Table
 
-WINDOW = 24
+BYE_TRIES = 8  # bye candidates tried, from the bottom, when the first one forces a rematch
+TAIL_UNDO = 8  # pairs undone, at most, to pair the bottom of the ranking again
+TAIL_LIMIT = 40  # players, at most, paired again that way (beyond that, the repair stages do it)
+TAIL_BUDGET = 20_000  # search steps allowed for that, in all
+WINDOW = 12  # 3-4 seats: candidates looked at for each seat
+REACH = 2  # 3-4 seats: how many tables apart players may be swapped
 
-
-def _rank(entrants: Sequence[Entrant]) -> list[Entrant]:
-    return sorted(entrants, key=lambda e: (-e.score, -e.rating, e.id))
-
-
-def _met(a: Entrant, b: Entrant) -> bool:
-    return bool(a.meetings.get(b.id))
+Pair = tuple[int, int]  # indices into the ranking, better-ranked first
 
 
 def swiss_round(entrants: Sequence[Entrant], seats: int) -> Round:
-    ordered = _rank(entrants)
-    if len(ordered) < 2:
-        return Round((), tuple(e.id for e in ordered))
+    """Pair one Swiss round (rules in the module docstring).
+
+    With fewer than two entrants there is nothing to pair: the lone entrant, if
+    any, sits out.
+    """
+    if seats not in (2, 3, 4):
+        raise ValueError(f"tables have 2, 3 or 4 seats, not {seats}")
+    ids = [e.id for e in entrants]
+    if len(set(ids)) != len(ids):
+        raise ValueError("an entrant appears twice")
+    order = rank(entrants)
+    if len(order) < 2:
+        return Round((), tuple(ids))
     if seats == 2:
-        return _two_seats(ordered)
-    sizes, _ = table_sizes(len(ordered), seats)
-    history = {e.id: e.seat_history for e in ordered}
-    remaining = list(ordered)
-    groups: list[list[Entrant]] = []
+        return _two_seats(order)
+    return _tables(order, seats)
+
+
+def rank(entrants: Sequence[Entrant]) -> list[Entrant]:
+    """Score, then rating (both highest first), then id."""
+    return sorted(entrants, key=lambda e: (-e.score, -e.rating, e.id))
+
+
+def _times(order: Sequence[Entrant]) -> list[dict[int, int]]:
+    """For each ranked player, the times met per ranked opponent (symmetric: the larger count wins)."""
+    index = {e.id: i for i, e in enumerate(order)}
+    times: list[dict[int, int]] = [{} for _ in order]
+    for i, e in enumerate(order):
+        for q, count in e.meetings.items():
+            j = index.get(q)
+            if j is not None and j != i and count > 0:
+                c = max(count, times[i].get(j, 0))
+                times[i][j] = times[j][i] = c
+    return times
+
+
+# ------------------------------------------------------------------ two seats
+
+
+def _two_seats(order: list[Entrant]) -> Round:
+    byes: tuple[int, ...] = ()
+    if len(order) % 2 == 0:
+        playing, pairs = order, _pair(order)
+    else:
+        fewest = min(e.byes for e in order)
+        candidates = [i for i in range(len(order) - 1, -1, -1) if order[i].byes == fewest][:BYE_TRIES]
+        best: tuple[int, int, list[Entrant], list[Pair]] | None = None
+        for i in candidates:
+            rest = order[:i] + order[i + 1 :]
+            tried = _pair(rest)
+            times = _times(rest)
+            repeats = sum(1 for a, b in tried if b in times[a])
+            if best is None or repeats < best[0]:
+                best = (repeats, i, rest, tried)
+            if repeats == 0:
+                break
+        assert best is not None
+        _, bye, playing, pairs = best
+        byes = (order[bye].id,)
+    tables = tuple(Table(_first_move(playing[a], playing[b])) for a, b in sorted(pairs))
+    return Round(tables, byes)
+
+
+def _first_move(better: Entrant, lower: Entrant) -> tuple[int, int]:
+    """Seat 1 to the player with fewer first moves so far; on a tie, to the lower-ranked one."""
+    if better.seat_history.count(1) < lower.seat_history.count(1):
+        return better.id, lower.id
+    return lower.id, better.id
+
+
+def _pair(order: Sequence[Entrant]) -> list[Pair]:
+    """Pairs of indices into ``order`` (an even count, ranked), with as few rematches as possible."""
+    n = len(order)
+    times = _times(order)
+
+    def fresh(a: int, b: int) -> bool:
+        return b not in times[a]
+
+    keys = [round(e.score, 9) for e in order]
+    group_of: list[int] = []
+    members: list[list[int]] = []  # unpaired players of each score group, in rank order
+    for i in range(n):
+        if i == 0 or keys[i] != keys[i - 1]:
+            members.append([])
+        members[-1].append(i)
+        group_of.append(len(members) - 1)
+
+    pairs: list[Pair] = []
+    top = 0  # first score group with unpaired players
+    while True:
+        while top < len(members) and not members[top]:
+            top += 1
+        if top == len(members):
+            break
+        a = members[top][0]
+        b = next((c for c in _preference(a, members, top) if fresh(a, c)), None)
+        if b is None:
+            rest = sorted(i for g in members[top:] for i in g)
+            pairs = _pair_tail(pairs, rest, keys, fresh, times)
+            break
+        pairs.append((a, b))
+        members[top].remove(a)
+        members[group_of[b]].remove(b)
+
+    if any(not fresh(a, b) for a, b in pairs):
+        _swap_repair(pairs, fresh)
+    if any(not fresh(a, b) for a, b in pairs):
+        pairs = _maximum_fresh(n, pairs, fresh, times)
+    return pairs
+
+
+def _preference(a: int, members: list[list[int]], top: int) -> Iterator[int]:
+    """``a``'s partners in order of preference: own group from halfway down, then lower groups."""
+    group = members[top]  # group[0] is a
+    half = max(1, len(group) // 2)  # a group of one (a alone) has no one to offer
+    for k in range(half, len(group)):
+        yield group[k]
+    for k in range(half - 1, 0, -1):
+        yield group[k]
+    for g in range(top + 1, len(members)):
+        yield from members[g]
+
+
+def _ordered(a: int, rest: Sequence[int], keys: Sequence[float]) -> list[int]:
+    """The same order of preference as :func:`_preference`, over a plain list of ranked players."""
+    own = [c for c in rest if keys[c] == keys[a]]
+    half = (len(own) + 1) // 2  # own excludes a: the group's halfway point, counting a
+    below = [c for c in rest if keys[c] != keys[a]]
+    return own[half - 1 :] + own[: half - 1][::-1] + below if own else below
+
+
+def _pair_tail(
+    pairs: list[Pair],
+    rest: list[int],
+    keys: Sequence[float],
+    fresh: Callable[[int, int], bool],
+    times: list[dict[int, int]],
+) -> list[Pair]:
+    """Pair the stuck bottom of the ranking, undoing the last pairs made if that helps."""
+    budget = [TAIL_BUDGET]  # search steps, shared by all the attempts
+    for undo in range(min(TAIL_UNDO, len(pairs)) + 1):
+        kept = pairs[: len(pairs) - undo]
+        players = sorted(rest + [p for pair in pairs[len(pairs) - undo :] for p in pair])
+        if len(players) > TAIL_LIMIT:
+            break
+        found = _exact(players, keys, fresh, budget)
+        if found is not None:
+            return kept + found
+        if budget[0] <= 0:
+            break
+    # No fresh pairing of the tail: pair it with as few repeats as the greedy order finds; repair follows.
+    out = list(pairs)
+    left = list(rest)
+    while left:
+        a = left.pop(0)
+        b = min(_ordered(a, left, keys), key=lambda c: times[a].get(c, 0))  # min keeps the first best
+        left.remove(b)
+        out.append((a, b))
+    return out
+
+
+class _OutOfSteps(Exception):
+    pass
+
+
+def _exact(
+    players: list[int], keys: Sequence[float], fresh: Callable[[int, int], bool], budget: list[int]
+) -> list[Pair] | None:
+    """A pairing of ``players`` without rematches, in order of preference; None if none (or out of steps).
+
+    ``budget[0]`` counts down the search steps left.
+    """
+    failed: set[tuple[int, ...]] = set()
+
+    def solve(left: tuple[int, ...]) -> list[Pair] | None:
+        if not left:
+            return []
+        if left in failed:
+            return None
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise _OutOfSteps
+        a, rest = left[0], left[1:]
+        for b in _ordered(a, rest, keys):
+            if fresh(a, b):
+                sub = solve(tuple(c for c in rest if c != b))
+                if sub is not None:
+                    return [(a, b), *sub]
+        failed.add(left)
+        return None
+
+    try:
+        return solve(tuple(players))
+    except _OutOfSteps:
+        return None
+
+
+def _swap_repair(pairs: list[Pair], fresh: Callable[[int, int], bool]) -> None:
+    """Swap partners with the nearest pair that makes both pairs fresh, for each rematch."""
+    pairs.sort()
+    for i in range(len(pairs)):
+        a, b = pairs[i]
+        if fresh(a, b):
+            continue
+        for d in range(1, len(pairs)):
+            done = False
+            for j in (i + d, i - d):
+                if not 0 <= j < len(pairs):
+                    continue
+                c, e = pairs[j]
+                for (w, x), (y, z) in (((a, c), (b, e)), ((a, e), (b, c))):
+                    if fresh(w, x) and fresh(y, z):
+                        pairs[i], pairs[j] = (min(w, x), max(w, x)), (min(y, z), max(y, z))
+                        done = True
+                        break
+                if done:
+                    break
+            if done:
+                break
+
+
+def _maximum_fresh(
+    n: int, pairs: list[Pair], fresh: Callable[[int, int], bool], times: list[dict[int, int]]
+) -> list[Pair]:
+    """Grow the fresh pairs into a maximum matching of the not-met graph; pair the rest by fewest meetings."""
+    match = [-1] * n
+    for a, b in pairs:
+        if fresh(a, b):
+            match[a], match[b] = b, a
+
+    def neighbours(v: int) -> Iterator[int]:
+        for d in range(1, n):
+            for u in (v + d, v - d):
+                if 0 <= u < n and fresh(v, u):
+                    yield u
+
+    for root in range(n):
+        if match[root] == -1:
+            _augment(n, root, match, neighbours)
+    out: list[Pair] = []
+    left = [v for v in range(n) if match[v] == -1]
+    for v in range(n):
+        if match[v] > v:
+            out.append((v, match[v]))
+    while left:
+        a = left.pop(0)
+        b = min(left, key=lambda c: (times[a].get(c, 0), c))
+        left.remove(b)
+        out.append((a, b))
+    return sorted(out)
+
+
+def _augment(n: int, root: int, match: list[int], neighbours: Callable[[int], Iterator[int]]) -> bool:
+    """Edmonds' blossom search for an augmenting path from ``root``; flips it into ``match`` if found."""
+    base = list(range(n))
+    parent = [-1] * n
+    used = [False] * n
+    used[root] = True
+    queue = [root]
+
+    def lca(a: int, b: int) -> int:
+        seen = [False] * n
+        while True:
+            a = base[a]
+            seen[a] = True
+            if match[a] == -1:
+                break
+            a = parent[match[a]]
+        while True:
+            b = base[b]
+            if seen[b]:
+                return b
+            b = parent[match[b]]
+
+    def mark(v: int, b: int, child: int, blossom: list[bool]) -> None:
+        while base[v] != b:
+            blossom[base[v]] = blossom[base[match[v]]] = True
+            parent[v] = child
+            child = match[v]
+            v = parent[match[v]]
+
+    head = 0
+    while head < len(queue):
+        v = queue[head]
+        head += 1
+        for to in neighbours(v):
+            if base[v] == base[to] or match[v] == to:
+                continue
+            if to == root or (match[to] != -1 and parent[match[to]] != -1):
+                cur = lca(v, to)
+                blossom = [False] * n
+                mark(v, cur, to, blossom)
+                mark(to, cur, v, blossom)
+                for i in range(n):
+                    if blossom[base[i]]:
+                        base[i] = cur
+                        if not used[i]:
+                            used[i] = True
+                            queue.append(i)
+            elif parent[to] == -1:
+                parent[to] = v
+                if match[to] == -1:
+                    while to != -1:  # flip the path root ... v - to
+                        pv = parent[to]
+                        nxt = match[pv]
+                        match[to], match[pv] = pv, to
+                        to = nxt
+                    return True
+                used[match[to]] = True
+                queue.append(match[to])
+    return False
+
+
+# ------------------------------------------------------------ three or four seats
+
+
+def _tables(order: list[Entrant], seats: int) -> Round:
+    sizes, _ = table_sizes(len(order), seats)
+    times = _times(order)
+    remaining = list(range(len(order)))
+    groups: list[list[int]] = []
     for size in sizes:
         table = [remaining.pop(0)]
         while len(table) < size:
             window = remaining[:WINDOW]
-            pick = min(
-                range(len(window)), key=lambda i: (sum(window[i].meetings.get(p.id, 0) for p in table), i)
-            )
-            table.append(remaining.pop(pick))
+            k = min(range(len(window)), key=lambda k: (sum(times[window[k]].get(p, 0) for p in table), k))
+            table.append(remaining.pop(k))
         groups.append(table)
-    _spread(groups)
-    return Round(tuple(Table(assign_seats([p.id for p in g], history)) for g in groups))
+    _spread(groups, times)
+    history = {e.id: e.seat_history for e in order}
+    return Round(tuple(Table(assign_seats([order[i].id for i in sorted(g)], history)) for g in groups))
 
 
-def _cost(group: list[Entrant]) -> int:
-    """Repeated meetings at a table, squared so that one triple repeat weighs more than two doubles."""
-    return sum(a.meetings.get(b.id, 0) ** 2 for i, a in enumerate(group) for b in group[i + 1 :])
+def _cost(group: list[int], times: list[dict[int, int]]) -> int:
+    return sum(times[a].get(b, 0) ** 2 for k, a in enumerate(group) for b in group[k + 1 :])
 
 
-def _spread(groups: list[list[Entrant]], reach: int = 2, passes: int = 4) -> None:
-    """Swap players between neighbouring tables (similar scores) while that lowers repeats."""
+def _spread(groups: list[list[int]], times: list[dict[int, int]], passes: int = 4) -> None:
+    """Swap players between tables to lower the squared meeting counts (see the module docstring).
+
+    First between tables at most REACH apart; then, for each table still holding a repeat, with the
+    nearest table at any distance where a swap helps. Each stage runs a few passes, until one
+    changes nothing.
+    """
     for _ in range(passes):
         improved = False
         for i in range(len(groups)):
-            for j in range(i + 1, min(len(groups), i + 1 + reach)):
-                gi, gj = groups[i], groups[j]
-                base = _cost(gi) + _cost(gj)
-                if not base:
-                    continue
-                for a in range(len(gi)):
-                    for b in range(len(gj)):
-                        gi[a], gj[b] = gj[b], gi[a]
-                        new = _cost(gi) + _cost(gj)
-                        if new < base:
-                            base, improved = new, True
-                        else:
-                            gi[a], gj[b] = gj[b], gi[a]
+            for j in range(i + 1, min(len(groups), i + 1 + REACH)):
+                improved |= _swap(groups[i], groups[j], times)
         if not improved:
-            return
+            break
+    for _ in range(passes):
+        improved = False
+        for i in range(len(groups)):
+            for d in range(1, len(groups)):
+                if _cost(groups[i], times) == 0:
+                    break
+                for j in (i + d, i - d):
+                    if 0 <= j < len(groups) and _swap(groups[i], groups[j], times):
+                        improved = True
+                        break
+        if not improved:
+            break
 
 
-def _two_seats(ordered: list[Entrant]) -> Round:
-    byes: tuple[int, ...] = ()
-    if len(ordered) % 2:
-        fewest = min(e.byes for e in ordered)
-        bye = next(e for e in reversed(ordered) if e.byes == fewest)
-        ordered = [e for e in ordered if e is not bye]
-        byes = (bye.id,)
-    unpaired = list(ordered)
-    pairs: list[list[Entrant]] = []
-    while unpaired:
-        a = unpaired.pop(0)
-        pick = next((i for i, b in enumerate(unpaired[:WINDOW]) if not _met(a, b)), None)
-        if pick is None:
-            pick = next((i for i, b in enumerate(unpaired) if not _met(a, b)), 0)
-        pairs.append([a, unpaired.pop(pick)])
-    _repair(pairs)
-    return Round(tuple(Table(_first_move(a, b, ordered)) for a, b in pairs), byes)
-
-
-def _repair(pairs: list[list[Entrant]]) -> None:
-    """Swap partners between pairs to undo rematches where both new pairs are fresh."""
-    for i, pair in enumerate(pairs):
-        if not _met(*pair):
-            continue
-        a, b = pair
-        for j in sorted(range(len(pairs)), key=lambda j: abs(j - i)):
-            if j == i:
-                continue
-            c, d = pairs[j]
-            if not _met(a, c) and not _met(b, d):
-                pairs[i], pairs[j] = [a, c], [b, d]
-                break
-            if not _met(a, d) and not _met(b, c):
-                pairs[i], pairs[j] = [a, d], [b, c]
-                break
-
-
-def _first_move(a: Entrant, b: Entrant, ordered: list[Entrant]) -> tuple[int, int]:
-    firsts_a = sum(1 for s in a.seat_history if s == 1)
-    firsts_b = sum(1 for s in b.seat_history if s == 1)
-    if firsts_a != firsts_b:
-        return (a.id, b.id) if firsts_a < firsts_b else (b.id, a.id)
-    rank = {e.id: i for i, e in enumerate(ordered)}
-    return (a.id, b.id) if rank[a.id] > rank[b.id] else (b.id, a.id)
+def _swap(gi: list[int], gj: list[int], times: list[dict[int, int]]) -> bool:
+    """Swap players between two tables, one swap after another, while each lowers their joint cost."""
+    base = _cost(gi, times) + _cost(gj, times)
+    improved = False
+    if base == 0:
+        return False
+    for a in range(len(gi)):
+        for b in range(len(gj)):
+            gi[a], gj[b] = gj[b], gi[a]
+            new = _cost(gi, times) + _cost(gj, times)
+            if new < base:
+                base, improved = new, True
+            else:
+                gi[a], gj[b] = gj[b], gi[a]
+    return improved

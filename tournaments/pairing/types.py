@@ -1,4 +1,14 @@
-"""The plain data pairing works on."""
+"""The plain data the pairing functions take and give back.
+
+Everything here is immutable and free of Django: the service layer builds
+:class:`Entrant` values from the database, calls a pairing function, and turns
+the :class:`Round` it gets back into tables.
+
+Player ids are plain integers. ``meetings`` counts how many times two players
+already sat at the same table in this event (any table size); ``seat_history``
+lists the seat numbers (1-based) a player took, round after round, and is what
+seat balancing works from. Seat 1 moves first.
+"""
 
 from __future__ import annotations
 
@@ -8,20 +18,26 @@ from dataclasses import dataclass, field
 
 @dataclass(frozen=True)
 class Entrant:
-    id: int
-    score: float = 0.0
-    rating: float = 0.0
-    meetings: Mapping[int, int] = field(default_factory=dict)
-    seat_history: tuple[int, ...] = ()
-    byes: int = 0
+    """A player as the pairing sees them before a round."""
+
+    id: int  # player id
+    score: float = 0.0  # tournament points so far
+    rating: float = 0.0  # conservative rating: orders players within a score group
+    meetings: Mapping[int, int] = field(default_factory=dict)  # opponent id -> times met at a table so far
+    seat_history: tuple[int, ...] = ()  # seats (1-based) taken in earlier rounds, in order
+    byes: int = 0  # byes received so far
 
 
 @dataclass(frozen=True)
 class Table:
-    players: tuple[int, ...]  # seat order: players[0] takes seat 1 and moves first
+    """One table of a round."""
+
+    players: tuple[int, ...]  # in seat order: players[0] takes seat 1 (moves first)
 
 
 @dataclass(frozen=True)
 class Round:
+    """The tables of one round, and who sits it out."""
+
     tables: tuple[Table, ...]
-    byes: tuple[int, ...] = ()
+    byes: tuple[int, ...] = ()  # players who sit out this round (2-seat events only)
