@@ -147,6 +147,8 @@ STORAGES = {
 }
 
 LOGIN_URL = "login"
+#: One click to a game against a bot with a throwaway guest account (the local demo).
+GUEST_PLAY = env_bool("GUEST_PLAY", not PRODUCTION)
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
@@ -175,6 +177,8 @@ REST_FRAMEWORK = {
         "anon": os.environ.get("THROTTLE_ANON", "120/min"),
         "user": os.environ.get("THROTTLE_USER", "1200/min"),
         "auth": os.environ.get("THROTTLE_AUTH", "20/min"),
+        # Game pages poll a table about once a second; a 304 costs one indexed query.
+        "watch": os.environ.get("THROTTLE_WATCH", "600/min"),
     },
     "EXCEPTION_HANDLER": "games.errors.api_exception_handler",
     "TEST_REQUEST_DEFAULT_FORMAT": "json",

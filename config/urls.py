@@ -9,7 +9,11 @@ from tournaments import pages as tournament_pages
 
 urlpatterns = [
     path("", pages.home, name="home"),
+    path("tables/new/", pages.table_create_page, name="table-create"),
     path("tables/<int:table_id>/", pages.table_page, name="table"),
+    path("tables/<int:table_id>/<str:action>/", pages.table_action_page, name="table-action"),
+    path("play-bot/", pages.play_bot, name="play-bot"),
+    path("accounts/signup/", pages.signup, name="signup"),
     path("ratings/<str:game>/", rating_pages.leaderboard_page, name="leaderboard"),
     path("players/<int:player_id>/", rating_pages.player_page, name="player"),
     path("leagues/<slug:slug>/", tournament_pages.league_page, name="league"),

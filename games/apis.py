@@ -20,10 +20,11 @@ from rest_framework.views import APIView
 from engine.records import Record
 
 from . import selectors, services
-from .errors import NotFound
+from .errors import InvalidInput, NotFound
 from .models import GameKind, Player, Table
 from .serializers import (
     ImportIn,
+    InviteBotIn,
     JoinIn,
     MoveIn,
     MoveOut,
@@ -137,15 +138,58 @@ class TableListApi(generics.ListAPIView):
 
 
 class TableDetailApi(APIView):
-    @extend_schema(responses={200: TableDetailOut, 404: ERROR})
-    def get(self, request: Request, table_id: int) -> Response:
+    """The table as a player or spectator sees it. Game pages poll it with ``If-None-Match``:
+    an unchanged table answers ``304`` after one indexed query, so polling once a second is cheap."""
+
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "watch"
+
+    @extend_schema(responses={200: TableDetailOut, 304: None, 404: ERROR})
+    def get(self, request: Request, table_id: int) -> Response | HttpResponse:
         # A reader never sees a clock below zero without its timeout applied.
         services.clock_timeout_apply(table_id=table_id)
-        try:
+        version = selectors.table_version(table_id)
+        if version is None:
+            raise NotFound(f"there is no table {table_id}")
+        etag = f'"{version}"'
+        if etag in request.headers.get("If-None-Match", ""):
+            response = HttpResponse(status=304)
+        else:
             table = selectors.table_detail(table_id)
-        except Table.DoesNotExist:
-            raise NotFound(f"there is no table {table_id}") from None
-        return Response(TableDetailOut(table).data)
+            response = Response(TableDetailOut(table).data)
+        response["ETag"] = etag
+        response["Cache-Control"] = "no-cache"
+        return response
+
+
+class TablePositionsApi(APIView):
+    @extend_schema(
+        responses={
+            200: OpenApiResponse(
+                description='{"start": position, "actions": [{"seq", "ply", "seat", "action", "position"}]}'
+            )
+        },
+        description="The position after every action (move, resignation, timeout) from `?from=` "
+        "(an action number, default 0), replayed by the engine: for stepping through a game.",
+    )
+    def get(self, request: Request, table_id: int) -> Response:
+        table = _table_or_404(table_id)
+        try:
+            start = max(0, int(request.query_params.get("from", 0)))
+        except ValueError:
+            raise InvalidInput("from must be an action number (0, 1, 2, …)") from None
+        return Response(selectors.table_positions(table, start))
+
+
+class TableInviteBotApi(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=InviteBotIn, responses={200: TableDetailOut, 403: ERROR, 409: ERROR})
+    def post(self, request: Request, table_id: int) -> Response:
+        data = InviteBotIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.bot_invite(table_id=table_id, player=_player(request), **data.validated_data)
+        return Response(TableDetailOut(selectors.table_detail(table_id)).data)
 
 
 class TableJoinApi(APIView):

@@ -72,3 +72,38 @@ def bot_accounts() -> dict[str, Player]:
         )  # fmt: skip
         out[username] = player
     return out
+
+
+def house_bot(level: str, *, not_at_table: int | None = None) -> Player:
+    """A house bot of ``level`` with no seat at ``not_at_table`` (more are made as needed:
+    ``greedy-bot``, ``greedy-bot-2``, …, so a table can hold several bots of one level)."""
+    from django.contrib.auth import get_user_model
+
+    if level not in bots_levels():
+        raise ValueError(f"unknown bot level {level!r}: choose one of {', '.join(bots_levels())}")
+    User = get_user_model()
+    base = f"{level}-bot"
+    budget = BOT_ACCOUNTS[base][1]
+    taken = set(
+        Seat.objects.filter(table_id=not_at_table).values_list("player_id", flat=True) if not_at_table else ()
+    )
+    for n in range(1, 6):
+        username = base if n == 1 else f"{base}-{n}"
+        user, created = User.objects.get_or_create(username=username)
+        if created:
+            user.set_unusable_password()
+            user.save()
+        name = f"{level.title()} Bot" + ("" if n == 1 else f" {n}")
+        player, _ = Player.objects.get_or_create(
+            user=user,
+            defaults={"display_name": name, "is_bot": True, "bot_level": level, "bot_budget": budget},
+        )
+        if player.pk not in taken:
+            return player
+    raise ValueError(f"no free {level} bot for table {not_at_table}")
+
+
+def bots_levels() -> tuple[str, ...]:
+    from engine.bots import LEVELS
+
+    return tuple(LEVELS)

@@ -102,6 +102,12 @@ class Table(models.Model):
         return f"#{self.pk} {self.get_game_display()} ({self.players} players, {self.status})"
 
     @property
+    def time_control_text(self) -> str:
+        from .clocks import TimeControl
+
+        return TimeControl.from_dict(self.time_control).describe()
+
+    @property
     def is_active(self) -> bool:
         return self.status == self.Status.ACTIVE
 

@@ -1,25 +1,184 @@
-"""Server-rendered pages (the same selectors as the API)."""
+"""Server-rendered pages: the lobby, the game page, sign-up and guest play.
+
+Every write goes through the same services as the API (same checks, same
+transactions); pages add session authentication with CSRF. The game page is
+a shell: ``static/js/game.js`` draws the board and talks to the API.
+"""
 
 from __future__ import annotations
 
+import hashlib
+import secrets
+from typing import Any
+
+from django import forms
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import get_user_model, login
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import UserCreationForm
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.views.decorators.http import require_POST
 
 import engine
 from engine.render import board_text
 
-from . import selectors
-from .models import Table
+from . import selectors, services
+from .errors import ServiceError
+from .models import GameKind, Player, Table
+
+#: Time controls offered by the lobby form (the API takes any valid one).
+TIME_CONTROLS: dict[str, dict[str, Any]] = {
+    "untimed": {"kind": "untimed"},
+    "blitz": {"kind": "fischer", "base": 180, "increment": 2},
+    "rapid": {"kind": "fischer", "base": 600, "increment": 5},
+    "classical": {"kind": "fischer", "base": 1800, "increment": 20},
+    "byoyomi": {"kind": "byoyomi", "base": 300, "periods": 3, "period": 30},
+    "correspondence": {"kind": "correspondence", "days": 3},
+}
+TIME_CONTROL_LABELS = [
+    ("untimed", "Untimed"),
+    ("blitz", "Blitz 3 min + 2 s"),
+    ("rapid", "Rapid 10 min + 5 s"),
+    ("classical", "Classical 30 min + 20 s"),
+    ("byoyomi", "Byo-yomi 5 min, 3 × 30 s"),
+    ("correspondence", "Correspondence, 3 days a move"),
+]
+BOT_LEVELS = [("", "no bot"), ("random", "Random (beginner)"), ("greedy", "Greedy (club)"),
+              ("search", "Search (strong, 1 s a move)")]  # fmt: skip
+
+
+class TableForm(forms.Form):
+    game = forms.ChoiceField(choices=GameKind.choices, initial="pacru")
+    players = forms.TypedChoiceField(choices=[(2, "2"), (3, "3"), (4, "4")], coerce=int, initial=2)
+    edition = forms.ChoiceField(
+        choices=[("302", "302 (booklet)"), ("2011", "2011 (meeting needs 9 markers)")],
+        initial="302",
+        help_text="Pacru only",
+    )
+    time_control = forms.ChoiceField(choices=TIME_CONTROL_LABELS, initial="untimed")
+    rated = forms.BooleanField(required=False, initial=True, help_text="casual games are not rated")
+    bot = forms.ChoiceField(choices=BOT_LEVELS, required=False, label="Invite bots")
+    bots = forms.TypedChoiceField(
+        choices=[(1, "1"), (2, "2"), (3, "3")], coerce=int, initial=1, label="How many bots"
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if data.get("bot") and data.get("bots", 1) >= data.get("players", 2):
+            raise forms.ValidationError("leave at least one seat for yourself: fewer bots than players")
+        return data
+
+
+class SignupForm(UserCreationForm):  # type: ignore[type-arg]
+    display_name = forms.CharField(max_length=40, required=False, help_text="shown at tables (optional)")
+
+    class Meta(UserCreationForm.Meta):
+        model = get_user_model()
+        fields = ("username",)
+
+
+def _player(request: HttpRequest) -> Player | None:
+    if not request.user.is_authenticated:
+        return None
+    player, _ = Player.objects.get_or_create(
+        user=request.user, defaults={"display_name": request.user.get_username()}
+    )
+    return player
+
+
+def _lobby_context(request: HttpRequest) -> dict[str, Any]:
+    tables = selectors.table_list()
+    me = _player(request)
+    mine: list[dict[str, Any]] = []
+    if me is not None:
+        for t in (
+            selectors.tables_of_player(tables, me.pk)
+            .exclude(status__in=[Table.Status.FINISHED, Table.Status.ABORTED])
+            .order_by("-created_at")[:20]
+        ):
+            my_seat = next((s.number for s in t.seats.all() if s.player_id == me.pk), None)
+            mine.append({"t": t, "your_turn": t.status == Table.Status.ACTIVE and t.to_move == my_seat})
+    return {
+        "me": me,
+        "mine": mine,
+        "your_turns": sum(1 for m in mine if m["your_turn"]),
+        "open_tables": selectors.tables_with_open_seats(tables).order_by("-created_at")[:20],
+        "active_tables": tables.filter(status=Table.Status.ACTIVE).order_by("-started_at")[:20],
+        "finished_tables": tables.filter(status=Table.Status.FINISHED).order_by("-finished_at")[:10],
+    }
+
+
+def fragment_response(request: HttpRequest, template: str, context: dict[str, Any]) -> HttpResponse:
+    """A page fragment for live polling, with an ETag of its content: ``304`` when unchanged."""
+    html = render_to_string(template, context, request=request)
+    etag = '"' + hashlib.blake2b(html.encode(), digest_size=12).hexdigest() + '"'
+    if etag in request.headers.get("If-None-Match", ""):
+        response = HttpResponse(status=304)
+    else:
+        response = HttpResponse(html)
+    response["ETag"] = etag
+    response["Cache-Control"] = "no-cache"
+    return response
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    tables = selectors.table_list()
-    context = {
-        "open_tables": selectors.tables_with_open_seats(tables).order_by("-created_at")[:20],
-        "active_tables": tables.filter(status=Table.Status.ACTIVE).order_by("-started_at")[:20],
-        "finished_tables": tables.filter(status=Table.Status.FINISHED).order_by("-finished_at")[:20],
-    }
+    context = _lobby_context(request)
+    if request.GET.get("fragment") == "lobby":
+        return fragment_response(request, "games/_lobby.html", context)
+    context["form"] = TableForm()
+    context["guest_play"] = settings.GUEST_PLAY
     return render(request, "games/home.html", context)
+
+
+@login_required
+@require_POST
+def table_create_page(request: HttpRequest) -> HttpResponse:
+    form = TableForm(request.POST)
+    if not form.is_valid():
+        context = _lobby_context(request)
+        context.update(form=form, guest_play=settings.GUEST_PLAY)
+        return render(request, "games/home.html", context, status=400)
+    data = form.cleaned_data
+    player = _player(request)
+    assert player is not None
+    try:
+        table = services.table_create(
+            creator=player,
+            game=data["game"],
+            players=data["players"],
+            edition=data["edition"],
+            rated=data["rated"],
+            time_control=TIME_CONTROLS[data["time_control"]],
+        )
+        for _ in range(data["bots"] if data["bot"] else 0):
+            services.bot_invite(table_id=table.pk, player=player, level=data["bot"])
+    except ServiceError as exc:
+        messages.error(request, str(exc))
+        return redirect("home")
+    return redirect("table", table.pk)
+
+
+@login_required
+@require_POST
+def table_action_page(request: HttpRequest, table_id: int, action: str) -> HttpResponse:
+    """Join, leave or invite a bot from a page (the game page's own moves go through the API)."""
+    player = _player(request)
+    assert player is not None
+    try:
+        if action == "join":
+            services.seat_join(table_id=table_id, player=player)
+        elif action == "leave":
+            services.seat_leave(table_id=table_id, player=player)
+        elif action == "invite-bot":
+            services.bot_invite(table_id=table_id, player=player, level=request.POST.get("level", ""))
+        else:
+            raise Http404(f"no action {action!r}")
+    except ServiceError as exc:
+        messages.error(request, str(exc))
+    return redirect("table", table_id)
 
 
 def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
@@ -27,6 +186,73 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         table = selectors.table_detail(table_id)
     except Table.DoesNotExist:
         raise Http404(f"there is no table {table_id}") from None
-    board = board_text(engine.load(table.position)) if table.position else ""
-    context = {"table": table, "board": board, "moves": selectors.move_history(table)}
+    me = _player(request)
+    my_seat = next((s.number for s in table.seats.all() if me and s.player_id == me.pk), None)
+    from ratings.models import Rating
+
+    ratings = {
+        r.player_id: r
+        for r in Rating.objects.filter(
+            game=table.game, player_id__in=[s.player_id for s in table.seats.all()]
+        )
+    }
+    boot = {
+        "id": table.pk,
+        "game": table.game,
+        "mySeat": my_seat,
+        "api": f"/api/v1/tables/{table.pk}/",
+        "ratings": {
+            str(s.number): (f"{ratings[s.player_id].conservative:.1f}" if s.player_id in ratings else "new")
+            for s in table.seats.all()
+        },
+    }
+    context = {
+        "table": table,
+        "boot": boot,
+        # For readers without JavaScript: the position as text and the move list.
+        "board": board_text(engine.load(table.position)) if table.position else "",
+        "moves": selectors.move_history(table),
+        "my_seat": my_seat,
+        "bot_levels": BOT_LEVELS[1:],
+        "can_invite": table.status == Table.Status.OPEN and me is not None
+        and (my_seat is not None or table.created_by_id == me.pk),
+    }  # fmt: skip
     return render(request, "games/table.html", context)
+
+
+def signup(request: HttpRequest) -> HttpResponse:
+    if request.method == "POST":
+        form = SignupForm(request.POST)
+        if form.is_valid():
+            user = form.save()
+            Player.objects.create(user=user, display_name=form.cleaned_data["display_name"] or user.username)
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            return redirect("home")
+    else:
+        form = SignupForm()
+    return render(request, "registration/signup.html", {"form": form})
+
+
+@require_POST
+def play_bot(request: HttpRequest) -> HttpResponse:
+    """One click to a game against a bot: a visitor gets a guest account (local demo only)."""
+    if not request.user.is_authenticated:
+        if not settings.GUEST_PLAY:
+            return redirect("signup")
+        username = f"guest-{secrets.token_hex(3)}"
+        user = get_user_model().objects.create_user(username=username)
+        user.set_unusable_password()
+        user.save()
+        Player.objects.create(user=user, display_name=username.replace("guest-", "Guest "))
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+    player = _player(request)
+    assert player is not None
+    level = request.POST.get("level", "greedy")
+    game = request.POST.get("game", "pacru")
+    try:
+        table = services.table_create(creator=player, game=game, players=2, rated=False)
+        services.bot_invite(table_id=table.pk, player=player, level=level)
+    except ServiceError as exc:
+        messages.error(request, str(exc))
+        return redirect("home")
+    return redirect("table", table.pk)

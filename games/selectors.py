@@ -7,6 +7,7 @@ from typing import Any
 from django.db.models import Count, F, Prefetch, Q, QuerySet
 
 import engine
+from engine.board import CELL_NAMES
 
 from .models import Move, Player, Seat, Table
 
@@ -39,10 +40,12 @@ def legal_for_turn(table: Table) -> dict[str, Any]:
     """The moves of the player on turn and the choices each needs.
 
     Pacru: ``{base: {"effects": [...], "effect_kind": ..., "meetings": {option: [...]}}}``
-    with meetings listed only where one follows; Shacru/Azacru: complete moves.
+    with meetings listed only where one follows, and ``reorient``: the turns the player can
+    afford and the markers that may pay for them (``null`` when none is affordable);
+    Shacru/Azacru: complete moves (twists included), ``["pass"]`` when nothing can move.
     """
     if table.status != Table.Status.ACTIVE or table.position is None:
-        return {"base_moves": [], "choices": {}}
+        return {"base_moves": [], "choices": {}, "reorient": None}
     state = engine.load(table.position)
     bases = state.base_moves()
     choices: dict[str, Any] = {}
@@ -54,7 +57,18 @@ def legal_for_turn(table: Table) -> dict[str, Any]:
             if meetings:
                 entry["meetings"] = meetings
             choices[base] = entry
-    return {"base_moves": bases, "choices": choices}
+    reorient = None
+    if table.game == "pacru":
+        cells = [CELL_NAMES[cell] for cell, _, _ in state.chevrons(state.to_move)]
+        if cells:
+            options = state.reorientations(cells[0])
+            if options.turns:
+                reorient = {
+                    "cells": cells,
+                    "turns": list(options.turns),
+                    "removable": list(options.removable),
+                }
+    return {"base_moves": bases, "choices": choices, "reorient": reorient}
 
 
 def player_list() -> QuerySet[Player]:
@@ -63,3 +77,44 @@ def player_list() -> QuerySet[Player]:
 
 def player_tables(player: Player, limit: int = 50) -> QuerySet[Table]:
     return table_list().filter(seats__player=player).order_by("-created_at")[:limit]
+
+
+def table_version(table_id: int) -> str | None:
+    """A cheap tag that changes whenever anything a viewer sees of the table changes.
+
+    Every move, resignation and timeout bumps ``actions``; starting and finishing change
+    ``status``; joining and leaving change the seat count; the deadline moves with the clocks.
+    """
+    row = (
+        Table.objects.filter(pk=table_id)
+        .annotate(n_seats=Count("seats"))
+        .values_list("status", "actions", "ply", "to_move", "deadline", "n_seats")
+        .first()
+    )
+    if row is None:
+        return None
+    status, actions, ply, to_move, deadline, n_seats = row
+    stamp = deadline.timestamp() if deadline else 0
+    return f"t{table_id}-{status}-{actions}-{ply}-{to_move}-{n_seats}-{stamp:.3f}"
+
+
+def table_positions(table: Table, start: int = 0) -> dict[str, Any]:
+    """The start position and the position after each action from ``start`` (replayed with the
+    engine), for stepping through a game: ``{"start", "actions": [{"seq", "ply", "seat",
+    "action", "position"}]}``."""
+    from .services import initial_state
+
+    state = initial_state(table)
+    first = state.to_dict()
+    out: list[dict[str, Any]] = []
+    for move in Move.objects.filter(table=table).order_by("seq"):
+        if move.kind == Move.Kind.MOVE:
+            state = state.play(move.notation)
+        else:
+            state = state.eliminate(move.seat, move.kind)
+        if move.seq >= start:
+            out.append(
+                {"seq": move.seq, "ply": move.ply, "seat": move.seat, "action": move.action,
+                 "position": state.to_dict()}
+            )  # fmt: skip
+    return {"start": first, "actions": out}

@@ -49,6 +49,13 @@ class MoveIn(serializers.Serializer):
     move = serializers.CharField(max_length=80, help_text="notation, e.g. g9-e7(*) or a3-b4(b4)")
 
 
+class InviteBotIn(serializers.Serializer):
+    level = serializers.ChoiceField(
+        choices=[("random", "random"), ("greedy", "greedy"), ("search", "search")]
+    )
+    seat = serializers.IntegerField(min_value=1, max_value=4, required=False, allow_null=True)
+
+
 class ImportIn(serializers.Serializer):
     record = serializers.CharField(max_length=200_000, help_text="a game record in the engine's format")
     rated = serializers.BooleanField(default=False)
@@ -157,6 +164,9 @@ class TableDetailOut(TableOut):
     position = serializers.JSONField(read_only=True)
     base_moves = serializers.SerializerMethodField()
     choices = serializers.SerializerMethodField()
+    reorient = serializers.SerializerMethodField(
+        help_text="Pacru: chevron cells that may turn, affordable turns and the markers that may pay"
+    )
     moves = serializers.SerializerMethodField()
     server_time = serializers.SerializerMethodField(help_text="the server's clock, to correct for drift")
     clock_grace = serializers.SerializerMethodField(help_text="seconds past a deadline a move still counts")
@@ -167,6 +177,7 @@ class TableDetailOut(TableOut):
             "position",
             "base_moves",
             "choices",
+            "reorient",
             "moves",
             "server_time",
             "clock_grace",
@@ -195,6 +206,9 @@ class TableDetailOut(TableOut):
 
     def get_choices(self, table: Table) -> dict[str, Any]:
         return self._legal(table)["choices"]  # type: ignore[no-any-return]
+
+    def get_reorient(self, table: Table) -> dict[str, Any] | None:
+        return self._legal(table)["reorient"]  # type: ignore[no-any-return]
 
     def get_moves(self, table: Table) -> list[str]:
         return [m.action for m in table.moves.order_by("seq")]

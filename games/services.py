@@ -296,6 +296,25 @@ def seat_join(*, table_id: int, player: Player, seat: int | None = None) -> Tabl
     return table
 
 
+@transaction.atomic
+def bot_invite(*, table_id: int, player: Player, level: str, seat: int | None = None) -> Table:
+    """Seat a house bot of ``level`` at an open table; only someone seated there, the table's
+    creator or staff may invite. The table starts if this fills it."""
+    from .botplay import house_bot
+
+    table = _locked_table(table_id)
+    if table.status != Table.Status.OPEN:
+        raise TableNotActive(f"table {table_id} is {table.status}: bots can be invited only before it starts")
+    seated = Seat.objects.filter(table=table, player=player).exists()
+    if not (seated or table.created_by_id == player.pk or player.user.is_staff):
+        raise Forbidden(f"only the players at table {table_id} or its creator can invite a bot")
+    try:
+        bot = house_bot(level, not_at_table=table.pk)
+    except ValueError as exc:
+        raise InvalidInput(str(exc)) from None
+    return seat_join(table_id=table.pk, player=bot, seat=seat)
+
+
 def _key_of(mapping: dict[int, int], value: int) -> int | None:
     return next((k for k, v in mapping.items() if v == value), None)
 

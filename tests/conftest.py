@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 from django.conf import settings
 
+from tests.celery_worker import celery  # noqa: F401  (a real worker, as a fixture for any test)
+
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Tests marked ``postgres`` need PostgreSQL; scripts/test deselects them on SQLite."""

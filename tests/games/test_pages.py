@@ -18,7 +18,7 @@ CSRF_FIELD = re.compile(r'<input type="hidden" name="csrfmiddlewaretoken" value=
 
 def sections(html: str) -> dict[str, str]:
     """The home page's sections by their heading."""
-    parts = re.split(r"<h2>(.*?)</h2>", html)
+    parts = re.split(r"<h2[^>]*>(.*?)</h2>", html)
     return {parts[i]: parts[i + 1] for i in range(1, len(parts) - 1, 2)}
 
 
@@ -47,28 +47,28 @@ def test_the_home_page_lists_open_active_and_finished_tables(three_tables: dict[
     r = Client().get("/")
     assert r.status_code == 200 and r["Content-Type"].startswith("text/html")
     found = sections(r.content.decode())
-    assert list(found) == ["Waiting for players", "In progress", "Finished"]
+    assert list(found) == ["Play a bot now", "Waiting for players", "Live games", "Recently finished"]
     where = {
         name: [heading for heading, body in found.items() if f'href="/tables/{table.pk}/"' in body]
         for name, table in three_tables.items()
     }
     assert where == {
         "open": ["Waiting for players"],
-        "active": ["In progress"],
-        "finished": ["Finished"],
+        "active": ["Live games"],
+        "finished": ["Recently finished"],
         "aborted": [],
     }
     assert "Carol" in found["Waiting for players"] and "1/3" in found["Waiting for players"]
-    assert "Alice" in found["In progress"] and "Bob" in found["In progress"]
-    assert "Azacru" in found["Waiting for players"] and "Pacru 302" in found["In progress"]
-    assert "Bob" in found["Finished"] and "Carol" in found["Finished"] and "Shacru" in found["Finished"]
-    assert "Alice" not in found["Finished"]
-    assert "No open tables." not in r.content.decode()
+    assert "Alice" in found["Live games"] and "Bob" in found["Live games"]
+    assert "Azacru" in found["Waiting for players"] and "Pacru 302" in found["Live games"]
+    assert "Bob" in found["Recently finished"] and "Carol" in found["Recently finished"] and "Shacru" in found["Recently finished"]
+    assert "Alice" not in found["Recently finished"]
+    assert "No open tables" not in r.content.decode()
 
 
 def test_the_home_page_without_tables(db: None) -> None:
     page = Client().get("/").content.decode()
-    for empty in ("No open tables.", "No games in progress.", "No finished games yet."):
+    for empty in ("No open tables: open one below.", "No games in progress.", "No finished games yet."):
         assert empty in page
     assert 'href="/tables/' not in page
 
@@ -77,7 +77,7 @@ def test_a_full_table_is_not_listed_as_waiting(alice: Actor, bob: Actor) -> None
     table = started_table([alice, bob])
     found = sections(Client().get("/").content.decode())
     assert f'href="/tables/{table.pk}/"' not in found["Waiting for players"]
-    assert f'href="/tables/{table.pk}/"' in found["In progress"]
+    assert f'href="/tables/{table.pk}/"' in found["Live games"]
 
 
 def test_the_table_page_shows_the_board_seats_and_moves(three_tables: dict[str, Table]) -> None:

@@ -1,0 +1,724 @@
+// The game page: an SVG board, move input by clicking (every choice a move needs), keyboard
+// entry, clocks, the move list with stepping, and live updates by polling the table with ETags.
+//
+// Everything the page knows comes from GET /api/v1/tables/<id>/ (position, seats, clocks, the
+// legal base moves and the choices each needs); moves go to POST .../moves/ with the ply they
+// answer, exactly like any API client. The server adjudicates; this page only offers what the
+// server listed as legal, so an illegal attempt cannot be made by clicking.
+(function () {
+  "use strict";
+
+  const boot = JSON.parse(document.getElementById("boot").textContent);
+  const API = boot.api;
+  const ME = boot.mySeat;
+  const FILES = "abcdefghi";
+  const DIRS = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"];
+  const SEAT = {
+    1: { name: "red", colour: "#D55E00", ink: "#fff", shape: "circle" },
+    2: { name: "black", colour: "#1f1f1f", ink: "#fff", shape: "square" },
+    3: { name: "yellow", colour: "#F0E442", ink: "#222", shape: "triangle" },
+    4: { name: "green", colour: "#009E73", ink: "#fff", shape: "diamond" },
+  };
+  const S = 56, X0 = 36, Y0 = 6; // cell size and board origin inside the 546×536 viewBox
+  const POLL = 800, POLL_HIDDEN = 4000, MAX_BACKOFF = 8000;
+  const NS = "http://www.w3.org/2000/svg";
+
+  const $ = (id) => document.getElementById(id);
+  const svg = $("board");
+  svg.setAttribute("viewBox", "0 0 546 536");
+
+  let T = null; // the table as last received
+  let etag = null;
+  let offset = 0; // server clock minus local clock, ms
+  let failures = 0;
+  let history = null; // {start, actions: [...]}, loaded when the user steps back
+  let view = null; // null: live; -1: the start; k: after action k
+  let sel = idle(); // the move being built
+  let busy = false; // a submission is in flight
+  let focusCell = "e5";
+  const wasOpen = $("game").hasAttribute("hidden"); // rendered before the table started
+
+  function idle() {
+    return { stage: "idle", from: null, base: null, effect: null, meeting: null, turn: null, paid: [] };
+  }
+
+  // ------------------------------------------------------------------ geometry
+  function cellXY(cell) {
+    const c = FILES.indexOf(cell[0]);
+    const r = Number(cell[1]);
+    return [X0 + c * S, Y0 + (9 - r) * S];
+  }
+  function allCells() {
+    const out = [];
+    for (let r = 9; r >= 1; r--) for (let c = 0; c < 9; c++) out.push(FILES[c] + r);
+    return out;
+  }
+  const CELLS = allCells();
+
+  function decode(position) {
+    const tiles = {};
+    const chev = {};
+    if (!position) return { tiles, chev };
+    for (let i = 0; i < 81; i++) {
+      const ch = position.tiles[i];
+      if (ch !== "-") tiles[CELLS[i]] = Number(ch);
+    }
+    for (const c of position.chevrons) {
+      const [cell, seat, facing] = c.split(":");
+      chev[cell] = { seat: Number(seat), facing };
+    }
+    return { tiles, chev };
+  }
+
+  // ------------------------------------------------------------------ drawing
+  function el(name, attrs, parent) {
+    const e = document.createElementNS(NS, name);
+    for (const k in attrs) e.setAttribute(k, attrs[k]);
+    if (parent) parent.appendChild(e);
+    return e;
+  }
+
+  function seatShape(seat, cx, cy, r, parent, extra) {
+    const s = SEAT[seat];
+    const common = Object.assign({ fill: s.colour, stroke: "#333", "stroke-width": 1 }, extra || {});
+    if (s.shape === "circle") return el("circle", Object.assign({ cx, cy, r }, common), parent);
+    if (s.shape === "square")
+      return el("rect", Object.assign({ x: cx - r, y: cy - r, width: 2 * r, height: 2 * r }, common), parent);
+    if (s.shape === "triangle")
+      return el("polygon", Object.assign({ points: `${cx},${cy - r} ${cx + r},${cy + r} ${cx - r},${cy + r}` }, common), parent);
+    return el("polygon", Object.assign({ points: `${cx},${cy - r} ${cx + r},${cy} ${cx},${cy + r} ${cx - r},${cy}` }, common), parent);
+  }
+
+  function lastMoveCells(action) {
+    if (!action) return [];
+    const m = /^([a-i][1-9])(?:[-x]([a-i][1-9]))?/.exec(action);
+    return m ? [m[1], m[2]].filter(Boolean) : [];
+  }
+
+  function render() {
+    const live = view === null;
+    const position = live ? T.position : view < 0 ? history.start : history.actions[view].position;
+    const lastAction = live ? lastOf(T.moves) : view < 0 ? null : history.actions[view].action;
+    const { tiles, chev } = decode(position);
+    const hl = live ? highlights() : { sel: new Set(), targets: new Set(), choice: new Set(), picked: new Set(), from: null };
+    const last = new Set(lastMoveCells(lastAction));
+    const hadFocus = svg.contains(document.activeElement);
+    svg.textContent = "";
+    el("rect", { x: 0, y: 0, width: 546, height: 536, fill: "#f4efe4" }, svg);
+    for (const cell of CELLS) {
+      const [x, y] = cellXY(cell);
+      const g = el("g", { class: "cell", "data-cell": cell, role: "button", tabindex: cell === focusCell ? 0 : -1 }, svg);
+      const owner = tiles[cell];
+      el("rect", { x, y, width: S, height: S, fill: owner ? SEAT[owner].colour : "#fbf8f1", "fill-opacity": owner ? 0.38 : 1, stroke: "#b9b09c", "stroke-width": 1 }, g);
+      if (last.has(cell)) el("rect", { x: x + 2, y: y + 2, width: S - 4, height: S - 4, fill: "none", stroke: "#3b82f6", "stroke-width": 3, class: "last" }, g);
+      if (owner) seatShape(owner, x + 9, y + 9, 5, g, { class: "marker" });
+      const c = chev[cell];
+      if (c) {
+        const s = SEAT[c.seat];
+        const angle = DIRS.indexOf(c.facing) * 45;
+        const cx = x + S / 2, cy = y + S / 2;
+        el("polygon", { points: "0,-22 13,17 0,8 -13,17", transform: `translate(${cx},${cy}) rotate(${angle})`, fill: s.colour, stroke: c.seat === 2 ? "#fff" : "#222", "stroke-width": 2, class: "chevron" }, g);
+        const t = el("text", { x: x + S - 8, y: y + S - 5, "font-size": 11, "text-anchor": "middle", fill: "#222", "font-weight": 700 }, g);
+        t.textContent = c.seat;
+      }
+      if (hl.sel.has(cell)) el("rect", { x: x + 3, y: y + 3, width: S - 6, height: S - 6, fill: "none", stroke: "#2563eb", "stroke-width": 2, "stroke-dasharray": "5 3" }, g);
+      if (hl.from === cell) el("rect", { x: x + 1, y: y + 1, width: S - 2, height: S - 2, fill: "none", stroke: "#1d4ed8", "stroke-width": 4, class: "selected" }, g);
+      if (hl.targets.has(cell)) el("circle", { cx: x + S / 2, cy: y + S / 2, r: 9, fill: "#2563eb", "fill-opacity": 0.75, class: "target" }, g);
+      if (hl.choice.has(cell)) el("rect", { x: x + 4, y: y + 4, width: S - 8, height: S - 8, rx: 6, fill: "#a855f7", "fill-opacity": 0.25, stroke: "#7e22ce", "stroke-width": 3, class: "choice" }, g);
+      if (hl.picked.has(cell)) el("rect", { x: x + 4, y: y + 4, width: S - 8, height: S - 8, rx: 6, fill: "#7e22ce", "fill-opacity": 0.55, stroke: "#3b0764", "stroke-width": 3, class: "picked" }, g);
+      g.setAttribute("aria-label", describeCell(cell, owner, c, hl));
+      g.classList.toggle("clickable", hl.sel.has(cell) || hl.targets.has(cell) || hl.choice.has(cell) || hl.from === cell);
+    }
+    // Borderland borders: thick lines every three fields.
+    for (let i = 0; i <= 9; i += 3) {
+      el("line", { x1: X0 + i * S, y1: Y0, x2: X0 + i * S, y2: Y0 + 9 * S, stroke: "#4b3f2a", "stroke-width": 3 }, svg);
+      el("line", { x1: X0, y1: Y0 + i * S, x2: X0 + 9 * S, y2: Y0 + i * S, stroke: "#4b3f2a", "stroke-width": 3 }, svg);
+    }
+    for (let i = 0; i < 9; i++) {
+      const f = el("text", { x: X0 + i * S + S / 2, y: Y0 + 9 * S + 17, "text-anchor": "middle", "font-size": 14, fill: "#444" }, svg);
+      f.textContent = FILES[i];
+      const r = el("text", { x: X0 - 14, y: Y0 + i * S + S / 2 + 5, "text-anchor": "middle", "font-size": 14, fill: "#444" }, svg);
+      r.textContent = String(9 - i);
+    }
+    if (hadFocus) focusOn(focusCell);
+    $("board-wrap").classList.toggle("history", !live);
+  }
+
+  function describeCell(cell, owner, c, hl) {
+    const parts = [cell];
+    parts.push(owner ? SEAT[owner].name + " marker" : "neutral");
+    if (c) parts.push(`${SEAT[c.seat].name} chevron facing ${c.facing}`);
+    if (hl.from === cell) parts.push("selected");
+    else if (hl.sel.has(cell)) parts.push("your chevron, can move");
+    if (hl.targets.has(cell)) parts.push("destination");
+    if (hl.choice.has(cell)) parts.push("can be chosen");
+    if (hl.picked.has(cell)) parts.push("chosen");
+    return parts.join(", ");
+  }
+
+  function lastOf(list) {
+    return list && list.length ? list[list.length - 1] : null;
+  }
+
+  // ------------------------------------------------------------- move input
+  function myTurn() {
+    return T && T.status === "active" && ME && T.to_move === ME && view === null;
+  }
+  function baseOf(move) {
+    return move.replace(/[\^<>]$/, "");
+  }
+  function fromOf(move) {
+    return move.slice(0, 2);
+  }
+  function toOf(move) {
+    return move.slice(3, 5);
+  }
+  function basesFrom(cell) {
+    return T.base_moves.filter((m) => m !== "pass" && fromOf(m) === cell);
+  }
+  function movable() {
+    const out = new Set(T.base_moves.filter((m) => m !== "pass").map(fromOf));
+    if (T.reorient) T.reorient.cells.forEach((c) => out.add(c));
+    return out;
+  }
+  function meetingsFor(base, effect) {
+    const ch = T.choices[base];
+    if (!ch || !ch.meetings) return [];
+    return ch.meetings[effect === null ? "None" : effect] || [];
+  }
+
+  function highlights() {
+    const h = { sel: new Set(), targets: new Set(), choice: new Set(), picked: new Set(), from: sel.from };
+    if (!myTurn()) return h;
+    if (sel.stage === "idle") h.sel = movable();
+    if (sel.stage === "dest") {
+      h.sel = movable();
+      basesFrom(sel.from).forEach((m) => h.targets.add(toOf(m)));
+    }
+    if (sel.base) {
+      h.targets.add(toOf(sel.base));
+      if (sel.stage === "effect") T.choices[sel.base].effects.filter((e) => e !== "*").forEach((c) => h.choice.add(c));
+      if (sel.stage === "meeting") meetingsFor(sel.base, sel.effect).forEach((c) => h.choice.add(c));
+      if (sel.effect && sel.effect !== "*") h.picked.add(sel.effect);
+      if (sel.meeting) h.picked.add(sel.meeting);
+    }
+    if (sel.stage === "reorient-pay") {
+      T.reorient.removable.forEach((c) => h.choice.add(c));
+      sel.paid.forEach((c) => h.picked.add(c));
+    }
+    return h;
+  }
+
+  function clickCell(cell) {
+    focusCell = cell;
+    if (view !== null) return say("You are looking at an earlier position: press » to return to the game.");
+    if (!myTurn() || busy) return;
+    $("error").textContent = "";
+    const mine = movable();
+    if (sel.stage === "idle" || (sel.stage === "dest" && mine.has(cell) && cell !== sel.from)) {
+      if (!mine.has(cell)) return;
+      sel = idle();
+      sel.stage = "dest";
+      sel.from = cell;
+      return update();
+    }
+    if (sel.stage === "dest") {
+      if (cell === sel.from) {
+        if (T.reorient && T.reorient.cells.includes(cell)) {
+          sel.stage = "reorient-turn";
+          return update();
+        }
+        sel = idle();
+        return update();
+      }
+      const bases = basesFrom(sel.from).filter((m) => toOf(m) === cell);
+      if (!bases.length) {
+        sel = idle();
+        return update();
+      }
+      return chooseBase(bases);
+    }
+    if (sel.stage === "effect") {
+      if (T.choices[sel.base].effects.includes(cell)) {
+        sel.effect = cell;
+        return afterEffect();
+      }
+      return;
+    }
+    if (sel.stage === "meeting") {
+      if (meetingsFor(sel.base, sel.effect).includes(cell)) {
+        sel.meeting = cell;
+        sel.stage = "confirm";
+        return update();
+      }
+      return;
+    }
+    if (sel.stage === "reorient-pay") {
+      if (!T.reorient.removable.includes(cell)) return;
+      const i = sel.paid.indexOf(cell);
+      if (i >= 0) sel.paid.splice(i, 1);
+      else if (sel.paid.length < sel.turn.length * 2) sel.paid.push(cell);
+      if (sel.paid.length === sel.turn.length * 2) sel.stage = "confirm";
+      return update();
+    }
+    if (sel.stage === "reorient-turn" && cell === sel.from) {
+      sel = idle();
+      return update();
+    }
+  }
+
+  function chooseBase(bases) {
+    // Shacru/Azacru: the listed moves are complete; several of them differ only by the twist.
+    if (T.game !== "pacru") {
+      sel.base = baseOf(bases[0]);
+      sel.variants = bases;
+      sel.stage = bases.length === 1 ? "confirm" : "twist";
+      if (bases.length === 1) sel.complete = bases[0];
+      return update();
+    }
+    sel.base = bases[0];
+    const effects = T.choices[sel.base].effects;
+    if (!effects.length) {
+      sel.effect = null;
+      return afterEffect();
+    }
+    if (effects.length === 1) {
+      // A single option (a forced connection change, or one eligible field) needs no question.
+      sel.effect = effects[0];
+      return afterEffect();
+    }
+    sel.stage = "effect";
+    return update();
+  }
+
+  function afterEffect() {
+    sel.stage = meetingsFor(sel.base, sel.effect).length ? "meeting" : "confirm";
+    return update();
+  }
+
+  function pending() {
+    if (sel.complete) return sel.complete;
+    if (sel.turn) return `${sel.from}${sel.turn}(${sel.paid.slice().sort().join(",")})`;
+    const tokens = [sel.effect, sel.meeting].filter((x) => x !== null && x !== undefined);
+    return tokens.length ? `${sel.base}(${tokens.join(",")})` : sel.base;
+  }
+
+  function button(label, onClick, cls, attrs) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = label;
+    if (cls) b.className = cls;
+    for (const k in attrs || {}) b.setAttribute(k, attrs[k]);
+    b.addEventListener("click", onClick);
+    $("options").appendChild(b);
+    return b;
+  }
+
+  function say(text) {
+    $("prompt").textContent = text;
+  }
+
+  function turnFacing(facing, turn) {
+    const step = (turn[0] === ">" ? 1 : -1) * turn.length;
+    return DIRS[(DIRS.indexOf(facing) + step + 8) % 8];
+  }
+
+  function updateInput() {
+    $("options").textContent = "";
+    if (view !== null) return say("Viewing an earlier position.");
+    if (!T || T.status !== "active") return say("");
+    if (!myTurn()) {
+      const seat = T.seats.find((s) => s.number === T.to_move);
+      return say(ME ? `Waiting for ${seat ? seat.player.display_name : "seat " + T.to_move}…` : "");
+    }
+    const kind = T.choices && sel.base && T.choices[sel.base] ? T.choices[sel.base].effect_kind : null;
+    switch (sel.stage) {
+      case "idle":
+        if (T.base_moves.length === 1 && T.base_moves[0] === "pass") {
+          say("None of your chevrons can move: you pass.");
+          sel.complete = "pass";
+          sel.stage = "confirm";
+          return updateInput();
+        }
+        return say("Your turn: choose one of your chevrons.");
+      case "dest":
+        say(T.reorient && T.reorient.cells.includes(sel.from)
+          ? `${sel.from}: choose a highlighted destination, or click the chevron again to turn it.`
+          : `${sel.from}: choose a highlighted destination.`);
+        return button("Cancel", cancel);
+      case "effect": {
+        const effects = T.choices[sel.base].effects;
+        if (effects.includes("*")) {
+          say(`${sel.base} is a connection that also crosses a border: take the connection change, or choose a highlighted border field for your marker.`);
+          button("Connection change (*)", () => { sel.effect = "*"; afterEffect(); }, "primary", { id: "opt-star" });
+        } else if (kind === "transformation") {
+          say(`${sel.base} crosses a border: choose an opponent's highlighted field to change to your colour.`);
+        } else {
+          say(`${sel.base} crosses a border: choose a highlighted field for your marker.`);
+        }
+        return button("Cancel", cancel);
+      }
+      case "meeting":
+        say("Your chevrons meet: choose one more highlighted field to change to your colour.");
+        return button("Cancel", cancel);
+      case "twist": {
+        say(`${sel.base} crosses a border: choose the new facing.`);
+        const labels = { "^": "keep facing (^)", "<": "turn left 45° (<)", ">": "turn right 45° (>)" };
+        for (const v of sel.variants) {
+          const t = v.slice(-1);
+          button(labels[t] || v, () => { sel.complete = v; sel.stage = "confirm"; update(); }, "", { "data-twist": t });
+        }
+        return button("Cancel", cancel);
+      }
+      case "reorient-turn": {
+        const facing = decode(T.position).chev[sel.from].facing;
+        say(`Turn the chevron on ${sel.from} (facing ${facing}): 45° costs 2 of your markers, 90° costs 4.`);
+        const names = { "<": "45° left", ">": "45° right", "<<": "90° left", ">>": "90° right" };
+        for (const t of T.reorient.turns) {
+          button(`${names[t]} → ${turnFacing(facing, t)} (${t.length * 2} markers)`, () => {
+            sel.turn = t;
+            sel.paid = [];
+            sel.stage = "reorient-pay";
+            update();
+          }, "", { "data-turn": t });
+        }
+        return button("Cancel", cancel);
+      }
+      case "reorient-pay": {
+        const need = sel.turn.length * 2;
+        say(`Choose ${need} of your markers to remove (${sel.paid.length} of ${need} chosen).`);
+        return button("Cancel", cancel);
+      }
+      case "confirm": {
+        const move = pending();
+        say(`Play ${move}?`);
+        button(`Confirm ${move}`, () => submit(move), "primary", { id: "confirm" });
+        if (move !== "pass") button("Cancel", cancel);
+        return;
+      }
+    }
+  }
+
+  function cancel() {
+    sel = idle();
+    update();
+  }
+
+  function update() {
+    render();
+    updateInput();
+    renderSide();
+  }
+
+  // ------------------------------------------------------------ talking to the API
+  function csrf() {
+    const input = document.querySelector("input[name=csrfmiddlewaretoken]");
+    return input ? input.value : "";
+  }
+
+  async function post(path, body) {
+    const r = await fetch(API + path, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": csrf() },
+      body: JSON.stringify(body || {}),
+    });
+    let data = {};
+    try { data = await r.json(); } catch (e) { /* empty body */ }
+    return { ok: r.ok, status: r.status, data };
+  }
+
+  async function submit(move) {
+    if (busy) return;
+    busy = true;
+    say(`Sending ${move}…`);
+    $("options").textContent = "";
+    try {
+      const r = await post("moves/", { ply: T.ply, move });
+      if (!r.ok) $("error").textContent = `${move}: ${r.data.detail || "refused (HTTP " + r.status + ")"}`;
+      sel = idle();
+    } catch (e) {
+      $("error").textContent = "The move could not be sent (connection lost?): try again.";
+    } finally {
+      busy = false;
+      await poll(true);
+    }
+  }
+
+  async function resign() {
+    const box = $("options");
+    box.textContent = "";
+    say("Resign this game? Your chevrons leave the board; your markers stay.");
+    button("Yes, resign", async () => {
+      const r = await post("resign/", {});
+      if (!r.ok) $("error").textContent = r.data.detail || "could not resign";
+      sel = idle();
+      await poll(true);
+    }, "danger", { id: "resign-yes" });
+    button("No", cancel);
+  }
+
+  let timer = null;
+  async function poll(now) {
+    if (timer) clearTimeout(timer);
+    let delay = document.hidden ? POLL_HIDDEN : POLL;
+    try {
+      const headers = etag ? { "If-None-Match": etag } : {};
+      const r = await fetch(API, { headers, credentials: "same-origin", cache: "no-store" });
+      if (r.status === 200) {
+        etag = r.headers.get("ETag");
+        receive(await r.json());
+      } else if (r.status !== 304) {
+        throw new Error("HTTP " + r.status);
+      }
+      failures = 0;
+      $("status").removeAttribute("data-offline");
+    } catch (e) {
+      failures += 1;
+      $("status").setAttribute("data-offline", "Connection lost: reconnecting…");
+      delay = Math.min(MAX_BACKOFF, POLL * 2 ** failures);
+    }
+    if (T && (T.status === "finished" || T.status === "aborted")) delay = Math.max(delay, 15000);
+    timer = setTimeout(poll, delay);
+  }
+
+  function receive(data) {
+    const previous = T;
+    T = data;
+    offset = Date.parse(T.server_time) - Date.now();
+    if (wasOpen && T.status !== "open") {
+      location.reload();
+      return;
+    }
+    if (!previous || previous.ply !== T.ply || previous.status !== T.status || previous.to_move !== T.to_move) {
+      if (!busy) sel = idle();
+      if (history && T.moves.length > history.actions.length && view !== null) loadHistory();
+    }
+    document.title = (myTurn() ? "● Your turn · " : "") + document.title.replace(/^● Your turn · /, "");
+    update();
+  }
+
+  async function loadHistory() {
+    const have = history ? history.actions.length : 0;
+    const r = await fetch(`${API}positions/?from=${have}`, { credentials: "same-origin" });
+    if (!r.ok) return;
+    const data = await r.json();
+    if (!history) history = data;
+    else history.actions.push(...data.actions.filter((a) => a.seq >= have));
+  }
+
+  async function step(to) {
+    if (!T || !T.moves) return;
+    const n = T.moves.length;
+    if (to === "live" || to >= n - 1) {
+      view = null;
+      return update();
+    }
+    if (!history || history.actions.length < n) await loadHistory();
+    if (!history) return;
+    view = Math.max(-1, to);
+    sel = idle();
+    update();
+  }
+  function current() {
+    return view === null ? T.moves.length - 1 : view;
+  }
+
+  // -------------------------------------------------------------- side panel
+  function fmt(seconds) {
+    if (seconds === null || seconds === undefined || !isFinite(seconds)) return "";
+    const s = Math.max(0, seconds);
+    if (s >= 86400) return `${Math.floor(s / 86400)}d ${Math.floor((s % 86400) / 3600)}h`;
+    const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), sec = s % 60;
+    const ss = s < 10 ? sec.toFixed(1).padStart(4, "0") : String(Math.floor(sec)).padStart(2, "0");
+    return (h ? `${h}:${String(m).padStart(2, "0")}` : `${m}`) + ":" + ss;
+  }
+
+  function clockOf(seat) {
+    if (!T.clocks || !T.clocks[seat]) return null;
+    if (T.status === "active" && T.to_move === seat && T.deadline && T.ply > 0) {
+      return (Date.parse(T.deadline) - (Date.now() + offset)) / 1000;
+    }
+    return T.clocks[seat].remaining;
+  }
+
+  function renderSide() {
+    if (!T) return;
+    const list = $("seats");
+    list.textContent = "";
+    const position = view === null ? T.position : view < 0 ? history.start : history.actions[view].position;
+    const scores = {};
+    if (position) for (const ch of position.tiles) if (ch !== "-") scores[ch] = (scores[ch] || 0) + 1;
+    for (const s of T.seats) {
+      const li = document.createElement("li");
+      li.dataset.seat = s.number;
+      if (T.status === "active" && T.to_move === s.number) li.classList.add("on-turn");
+      if (s.state === "out") li.classList.add("out");
+      const sw = document.createElementNS(NS, "svg");
+      sw.setAttribute("viewBox", "0 0 20 20");
+      sw.setAttribute("class", "swatch");
+      sw.setAttribute("aria-hidden", "true");
+      seatShape(s.number, 10, 10, 7, sw);
+      li.appendChild(sw);
+      const name = document.createElement("span");
+      name.className = "name";
+      name.textContent = `${s.player.display_name}${s.player.is_bot ? " (bot)" : ""}${s.number === ME ? " (you)" : ""}`;
+      li.appendChild(name);
+      const meta = document.createElement("span");
+      meta.className = "meta";
+      const target = T.target ? ` / ${T.target}` : "";
+      let fate = "";
+      if (s.state === "out") fate = ` · out (${s.elimination_reason})`;
+      if (s.rank) fate += ` · rank ${s.rank}`;
+      meta.textContent = `${SEAT[s.number].name} · rating ${boot.ratings[s.number] || "new"} · ${scores[s.number] || 0}${target} markers${fate}`;
+      li.appendChild(meta);
+      const clock = document.createElement("span");
+      clock.className = "clock";
+      clock.dataset.seat = s.number;
+      li.appendChild(clock);
+      if (T.status === "active" && T.to_move === s.number) {
+        const turn = document.createElement("span");
+        turn.className = "turn-flag";
+        turn.textContent = "to move";
+        li.appendChild(turn);
+      }
+      list.appendChild(li);
+    }
+    tickClocks();
+    renderStatus();
+    renderMoves();
+  }
+
+  function tickClocks() {
+    if (!T) return;
+    document.querySelectorAll(".clock").forEach((c) => {
+      const seat = Number(c.dataset.seat);
+      const left = clockOf(seat);
+      c.textContent = left === null ? "" : fmt(left);
+      c.classList.toggle("low", left !== null && left < 20 && T.to_move === seat && T.status === "active");
+      c.classList.toggle("running", T.status === "active" && T.to_move === seat && !!T.deadline && T.ply > 0);
+    });
+    // Before the first move the clocks stand still and a window for the first move runs instead.
+    const first = $("first-move");
+    if (first && T.deadline) first.textContent = fmt((Date.parse(T.deadline) - (Date.now() + offset)) / 1000);
+  }
+
+  function renderStatus() {
+    const st = $("status");
+    const name = (n) => { const s = T.seats.find((x) => x.number === n); return s ? s.player.display_name : "seat " + n; };
+    if (T.status === "finished" && T.result) {
+      const ranks = T.seats.slice().sort((a, b) => (a.rank || 9) - (b.rank || 9))
+        .map((s) => `${s.rank}. ${s.player.display_name} (${s.markers})`).join(", ");
+      const winner = T.winner_seat ? `${name(T.winner_seat)} wins` : "No winner";
+      st.innerHTML = "";
+      const strong = document.createElement("strong");
+      strong.id = "result";
+      strong.textContent = `Game over: ${winner} (${T.end_reason}).`;
+      st.appendChild(strong);
+      st.appendChild(document.createTextNode(" " + ranks));
+    } else if (T.status === "aborted") {
+      st.textContent = "This table was aborted.";
+    } else if (T.status === "active") {
+      st.textContent = myTurn() ? "Your turn." : `${name(T.to_move)} to move (ply ${T.ply + 1}).`;
+      if (T.ply === 0 && T.deadline) {
+        const note = document.createElement("span");
+        note.className = "first-note";
+        note.append(" First move within ");
+        const left = document.createElement("span");
+        left.id = "first-move";
+        note.append(left, " or the table is called off.");
+        st.appendChild(note);
+      }
+    } else {
+      st.textContent = "Waiting for players.";
+    }
+  }
+
+  function renderMoves() {
+    const ol = $("movelist");
+    ol.textContent = "";
+    const cur = current();
+    T.moves.forEach((action, i) => {
+      const li = document.createElement("li");
+      const b = document.createElement("button");
+      b.type = "button";
+      b.textContent = action;
+      b.className = "mv" + (i === cur ? " current" : "");
+      b.dataset.seq = i;
+      b.setAttribute("aria-label", `Action ${i + 1}: ${action}`);
+      b.addEventListener("click", () => step(i));
+      li.appendChild(b);
+      ol.appendChild(li);
+    });
+    const active = ol.querySelector(".current");
+    if (active && view === null) ol.scrollTop = ol.scrollHeight;
+    else if (active) active.scrollIntoView({ block: "nearest" });
+  }
+
+  // ------------------------------------------------------------ keyboard and events
+  function focusOn(cell) {
+    const g = svg.querySelector(`[data-cell="${cell}"]`);
+    if (!g) return;
+    svg.querySelectorAll("[tabindex='0']").forEach((x) => x.setAttribute("tabindex", -1));
+    g.setAttribute("tabindex", 0);
+    g.focus();
+  }
+
+  svg.addEventListener("click", (e) => {
+    const g = e.target.closest("[data-cell]");
+    if (g) clickCell(g.dataset.cell);
+  });
+  svg.addEventListener("keydown", (e) => {
+    const g = e.target.closest("[data-cell]");
+    if (!g) return;
+    const cell = g.dataset.cell;
+    let c = FILES.indexOf(cell[0]), r = Number(cell[1]);
+    if (e.key === "ArrowLeft") c = Math.max(0, c - 1);
+    else if (e.key === "ArrowRight") c = Math.min(8, c + 1);
+    else if (e.key === "ArrowUp") r = Math.min(9, r + 1);
+    else if (e.key === "ArrowDown") r = Math.max(1, r - 1);
+    else if (e.key === "Enter" || e.key === " ") {
+      e.preventDefault();
+      clickCell(cell);
+      focusOn(cell);
+      return;
+    } else return;
+    e.preventDefault();
+    focusCell = FILES[c] + r;
+    focusOn(focusCell);
+  });
+  document.addEventListener("keydown", (e) => {
+    const typing = e.target.tagName === "INPUT" || e.target.tagName === "SELECT" || e.target.tagName === "TEXTAREA";
+    if (e.key === "Escape") return cancel();
+    if (typing || svg.contains(e.target)) return;
+    if (e.key === "Enter" && sel.stage === "confirm" && e.target.tagName !== "BUTTON") return submit(pending());
+    if (e.key === "ArrowLeft") step(current() - 1);
+    else if (e.key === "ArrowRight") step(current() + 1);
+    else if (e.key === "Home") step(-1);
+    else if (e.key === "End") step("live");
+  });
+  $("nav-first").addEventListener("click", () => step(-1));
+  $("nav-prev").addEventListener("click", () => step(current() - 1));
+  $("nav-next").addEventListener("click", () => step(current() + 1));
+  $("nav-last").addEventListener("click", () => step("live"));
+  const form = $("notation-form");
+  if (form) {
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      const move = $("notation").value.trim();
+      if (!move) return;
+      if (!myTurn()) {
+        $("error").textContent = "It is not your turn.";
+        return;
+      }
+      $("notation").value = "";
+      submit(move);
+    });
+  }
+  const resignButton = $("resign");
+  if (resignButton) resignButton.addEventListener("click", resign);
+  document.addEventListener("visibilitychange", () => { if (!document.hidden) poll(true); });
+
+  setInterval(tickClocks, 200);
+  poll(true);
+})();

@@ -1,0 +1,93 @@
+"""End-to-end tests in a real headless Chromium (Debian's ``chromium``, driven by Playwright).
+
+The browser is the system's ``/usr/bin/chromium`` (``scripts/test`` installs Debian's package
+when it is missing; ``CHROMIUM`` points elsewhere); Playwright never downloads one. Pages are
+served by pytest-django's live server on the PostgreSQL test database. Screenshots go to
+``artifacts/screenshots/``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+# Playwright's sync API runs an event loop in this thread; the ORM calls the tests make
+# between browser steps are ordinary synchronous code.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+# Headless, and no calls home: the machines have no internet.
+ARGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+]
+PASSWORD = "correct-horse-9"
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(
+            f"no Chromium at {CHROMIUM}: scripts/test installs Debian's chromium package "
+            "(apt-get install chromium), or set CHROMIUM=/path/to/chromium"
+        )
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    return ARTIFACTS
+
+
+class Browsers:
+    """Browser contexts (separate cookie jars: separate people) that log in through the login page."""
+
+    def __init__(self, browser: Browser, base_url: str):
+        self.browser = browser
+        self.base_url = base_url
+        self.contexts: list[Any] = []
+        self.errors: list[str] = []
+
+    def open(self, username: str | None = None, **context: Any) -> Page:
+        ctx = self.browser.new_context(viewport={"width": 1280, "height": 900}, **context)
+        ctx.set_default_timeout(10_000)
+        self.contexts.append(ctx)
+        page = ctx.new_page()
+        page.on("pageerror", lambda exc: self.errors.append(f"{username}: {exc}"))
+        if username:
+            page.goto(self.base_url + "/accounts/login/")
+            page.fill("#id_username", username)
+            page.fill("#id_password", PASSWORD)
+            page.get_by_role("button", name="Log in").click()
+            page.wait_for_url(self.base_url + "/")
+        return page
+
+    def close(self) -> None:
+        for ctx in self.contexts:
+            ctx.close()
+
+
+@pytest.fixture
+def people(browser: Browser, live_server: Any) -> Iterator[Browsers]:
+    b = Browsers(browser, live_server.url)
+    yield b
+    b.close()
+    assert not b.errors, f"JavaScript errors on the pages: {b.errors}"
