@@ -107,3 +107,28 @@ def bots_levels() -> tuple[str, ...]:
     from engine.bots import LEVELS
 
     return tuple(LEVELS)
+
+
+#: What the exhibition table plays next, in turn (game, seats, bot levels).
+EXHIBITIONS = [
+    ("pacru", 2, ("greedy", "search")),
+    ("azacru", 3, ("random", "greedy", "greedy")),
+    ("pacru", 4, ("greedy", "greedy", "random", "greedy")),
+    ("shacru", 2, ("random", "greedy")),
+]
+
+
+def keep_exhibition() -> Table | None:
+    """Keep one bot-only game running for visitors to watch (the local demo): when none is
+    active, open the next one of :data:`EXHIBITIONS`. Returns the table opened, if any."""
+    live = Table.objects.filter(status=Table.Status.ACTIVE, rated=False).exclude(seats__player__is_bot=False)
+    if live.exists():
+        return None
+    done = Table.objects.filter(rated=False, created_by__is_bot=True, seats__isnull=False).distinct().count()
+    game, seats, levels = EXHIBITIONS[done % len(EXHIBITIONS)]
+    first = house_bot(levels[0])
+    table = services.table_create(creator=first, game=game, players=seats, rated=False)
+    for level in levels[1:]:
+        services.seat_join(table_id=table.pk, player=house_bot(level, not_at_table=table.pk))
+    table.refresh_from_db()
+    return table

@@ -13,6 +13,7 @@ from django.views.decorators.http import require_POST
 from games.apis import _player
 from games.errors import ServiceError
 from games.models import GameKind, Player, Table
+from games.pages import fragment_response
 
 from . import apis, services
 from .models import Challenge, Ladder, League, Tournament
@@ -51,7 +52,10 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     for rnd in body["rounds"]:
         if rnd["status"] == "finished":
             rnd["standings"] = apis.standings_body(t, rnd["number"])
-    return render(request, "tournaments/tournament.html", {"t": t, "body": body})
+    context = {"t": t, "body": body}
+    if request.GET.get("fragment"):
+        return fragment_response(request, "tournaments/_tournament_body.html", context)
+    return render(request, "tournaments/tournament.html", context)
 
 
 class TournamentForm(forms.Form):
@@ -149,4 +153,7 @@ def ladder_page(request: HttpRequest, ladder_id: int) -> HttpResponse:
     ladder = Ladder.objects.select_related("league").filter(pk=ladder_id).first()
     if ladder is None:
         raise Http404("no such ladder")
-    return render(request, "tournaments/ladder.html", {"ladder": ladder, "body": apis.ladder_body(ladder)})
+    context = {"ladder": ladder, "body": apis.ladder_body(ladder)}
+    if request.GET.get("fragment"):
+        return fragment_response(request, "tournaments/_ladder_body.html", context)
+    return render(request, "tournaments/ladder.html", context)

@@ -9,7 +9,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 from django.db import close_old_connections
 
-from games.botplay import run_bot_turns
+from games.botplay import keep_exhibition, run_bot_turns
 from games.services import sweep_overdue
 
 
@@ -23,6 +23,9 @@ class Command(BaseCommand):
         parser.add_argument("--interval", type=float, default=None)
         parser.add_argument("--once", action="store_true", help="sweep once and exit")
         parser.add_argument("--bots", action="store_true", help="also play the bots on turn (no Redis)")
+        parser.add_argument(
+            "--exhibition", action="store_true", help="keep one bot-only game running to watch (demo)"
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         interval = options["interval"] or settings.CLOCK_SWEEP_SECONDS
@@ -30,6 +33,8 @@ class Command(BaseCommand):
             applied = sweep_overdue()
             if applied:
                 self.stdout.write(f"clock sweep: {applied} timeout(s) applied")
+            if options["exhibition"]:
+                keep_exhibition()
             if options["bots"]:
                 run_bot_turns()
             if options["once"]:
