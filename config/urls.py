@@ -20,6 +20,7 @@ urlpatterns = [
     path("tournaments/<int:tournament_id>/", tournament_pages.tournament_page, name="tournament"),
     path("ladders/<int:ladder_id>/", tournament_pages.ladder_page, name="ladder"),
     path("organiser/", tournament_pages.dashboard, name="dashboard"),
+    path("organiser/bot-match/", tournament_pages.bot_match_page, name="bot-match"),
     path(
         "organiser/<int:tournament_id>/<str:action>/",
         tournament_pages.dashboard_action,

@@ -74,7 +74,7 @@ def bot_accounts() -> dict[str, Player]:
     return out
 
 
-def house_bot(level: str, *, not_at_table: int | None = None) -> Player:
+def house_bot(level: str, *, not_at_table: int | None = None, exclude: set[int] | None = None) -> Player:
     """A house bot of ``level`` with no seat at ``not_at_table`` (more are made as needed:
     ``greedy-bot``, ``greedy-bot-2``, …, so a table can hold several bots of one level)."""
     from django.contrib.auth import get_user_model
@@ -86,7 +86,7 @@ def house_bot(level: str, *, not_at_table: int | None = None) -> Player:
     budget = BOT_ACCOUNTS[base][1]
     taken = set(
         Seat.objects.filter(table_id=not_at_table).values_list("player_id", flat=True) if not_at_table else ()
-    )
+    ) | (exclude or set())
     for n in range(1, 6):
         username = base if n == 1 else f"{base}-{n}"
         user, created = User.objects.get_or_create(username=username)
@@ -132,3 +132,36 @@ def keep_exhibition() -> Table | None:
         services.seat_join(table_id=table.pk, player=house_bot(level, not_at_table=table.pk))
     table.refresh_from_db()
     return table
+
+
+def bot_match_start(
+    *, by: Player, game: str, levels: list[str], games: int, rated: bool = False
+) -> list[int]:
+    """Start a series of ``games`` tables between bots of ``levels`` (one per seat), seats rotated
+    so every bot plays every seat equally; the bot runners play them. Staff and league organisers
+    only. Returns the table ids."""
+    from django.db import transaction
+
+    from .errors import Forbidden, InvalidInput
+
+    if not (by.user.is_staff or by.organised_leagues.exists()):
+        raise Forbidden("only staff and league organisers can start bot matches")
+    if not 2 <= len(levels) <= 4:
+        raise InvalidInput(f"a bot match needs 2 to 4 seats, not {len(levels)}")
+    if not 1 <= games <= 100:
+        raise InvalidInput(f"play 1 to 100 games, not {games}")
+    with transaction.atomic():
+        bots: list[Player] = []
+        for level in levels:
+            try:
+                bots.append(house_bot(level, exclude={b.pk for b in bots}))
+            except ValueError as exc:
+                raise InvalidInput(str(exc)) from None
+        tables = []
+        for g in range(games):
+            order = bots[g % len(bots) :] + bots[: g % len(bots)]
+            table = services.table_create(creator=by, game=game, players=len(order), rated=rated, join=False)
+            for seat, bot in enumerate(order, start=1):
+                services.seat_join(table_id=table.pk, player=bot, seat=seat)
+            tables.append(table.pk)
+    return tables

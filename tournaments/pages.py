@@ -71,6 +71,44 @@ class TournamentForm(forms.Form):
     rated = forms.BooleanField(required=False, initial=True)
 
 
+LEVEL_CHOICES = [("random", "random"), ("greedy", "greedy"), ("search", "search")]
+
+
+class BotMatchForm(forms.Form):
+    game = forms.ChoiceField(choices=GameKind.choices)
+    seat1 = forms.ChoiceField(choices=LEVEL_CHOICES, initial="search", label="Seat 1 bot")
+    seat2 = forms.ChoiceField(choices=LEVEL_CHOICES, initial="greedy", label="Seat 2 bot")
+    seat3 = forms.ChoiceField(choices=[("", "empty"), *LEVEL_CHOICES], required=False, label="Seat 3 bot")
+    seat4 = forms.ChoiceField(choices=[("", "empty"), *LEVEL_CHOICES], required=False, label="Seat 4 bot")
+    games = forms.IntegerField(
+        min_value=1, max_value=100, initial=4, help_text="seats rotate from game to game"
+    )
+    rated = forms.BooleanField(required=False, initial=False)
+
+
+@login_required
+@require_POST
+def bot_match_page(request: HttpRequest) -> HttpResponse:
+    from games.botplay import bot_match_start
+
+    form = BotMatchForm(request.POST)
+    if not form.is_valid():
+        messages.error(
+            request, "bot match: " + "; ".join(f"{k}: {' '.join(v)}" for k, v in form.errors.items())
+        )
+        return redirect("dashboard")
+    d = form.cleaned_data
+    levels = [d[f"seat{n}"] for n in range(1, 5) if d[f"seat{n}"]]
+    try:
+        tables = bot_match_start(by=_player(request), game=d["game"], levels=levels, games=d["games"],  # type: ignore[arg-type]
+                                 rated=d["rated"])  # fmt: skip
+    except ServiceError as exc:
+        messages.error(request, exc.detail)
+    else:
+        messages.success(request, f"bot match started: tables {', '.join(f'#{t}' for t in tables)}")
+    return redirect("dashboard")
+
+
 @login_required
 def dashboard(request: HttpRequest) -> HttpResponse:
     me = _player(request)  # type: ignore[arg-type]
@@ -120,7 +158,23 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         queued = ladder.queue.count()
         if count or queued:
             attention.append((ladder, f"{count} pending challenge(s), {queued} player(s) in the queue"))
-    context = {"form": form, "events": events, "attention": attention, "leagues": leagues}
+    bot_tables = (
+        Table.objects.filter(created_by=me)
+        .exclude(seats__player__is_bot=False)
+        .filter(seats__isnull=False)
+        .distinct()
+        .prefetch_related("seats__player")
+        .order_by("-created_at")[:20]
+    )
+    context = {
+        "form": form,
+        "events": events,
+        "attention": attention,
+        "leagues": leagues,
+        "bot_form": BotMatchForm(),
+        "can_bot_match": request.user.is_staff or me.organised_leagues.exists(),
+        "bot_tables": bot_tables,
+    }
     return render(request, "tournaments/dashboard.html", context)
 
 

@@ -220,3 +220,30 @@ def test_the_game_page_is_a_shell_with_what_the_script_needs(alice: Actor, bob: 
     assert 'id="board"' in page and "js/game.js" in page and 'name="csrfmiddlewaretoken"' in page
     spectator = Client().get(f"/tables/{table.pk}/").content.decode()
     assert '"mySeat": null' in spectator and 'id="resign"' not in spectator
+
+
+# ------------------------------------------------------------------ bot matches from the dashboard
+def test_an_organiser_starts_a_bot_match_from_the_dashboard(alice: Actor, bob: Actor) -> None:
+    from tournaments.models import League
+
+    league = League.objects.create(name="Club", slug="club")
+    league.organisers.add(alice.player)
+    data = {"game": "pacru", "seat1": "search", "seat2": "greedy", "seat3": "greedy", "seat4": "",
+            "games": "3"}  # fmt: skip
+    refused = logged_in(bob).post("/organiser/bot-match/", data, follow=True)
+    assert "only staff and league organisers" in refused.content.decode()
+    assert not Table.objects.exists()
+    r = logged_in(alice).post("/organiser/bot-match/", data, follow=True)
+    tables = list(Table.objects.order_by("pk"))
+    assert len(tables) == 3 and "bot match started" in r.content.decode()
+    seats = [
+        list(t.seats.order_by("number").values_list("player__user__username", flat=True)) for t in tables
+    ]
+    assert seats == [
+        ["search-bot", "greedy-bot", "greedy-bot-2"],
+        ["greedy-bot", "greedy-bot-2", "search-bot"],
+        ["greedy-bot-2", "search-bot", "greedy-bot"],
+    ]
+    assert all(t.status == "active" and t.bot_seats == [1, 2, 3] and not t.rated for t in tables)
+    dashboard = logged_in(alice).get("/organiser/").content.decode()
+    assert all(f'href="/tables/{t.pk}/"' in dashboard for t in tables)
