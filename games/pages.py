@@ -125,9 +125,17 @@ def fragment_response(request: HttpRequest, template: str, context: dict[str, An
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    context = _lobby_context(request)
     if request.GET.get("fragment") == "lobby":
-        return fragment_response(request, "games/_lobby.html", context)
+        # Polled about once a second by every open lobby: answer 304 from one aggregate query.
+        etag = f'"{selectors.lobby_version(request.user.pk)}"'
+        if etag in request.headers.get("If-None-Match", ""):
+            response = HttpResponse(status=304)
+        else:
+            response = render(request, "games/_lobby.html", _lobby_context(request))
+        response["ETag"] = etag
+        response["Cache-Control"] = "no-cache"
+        return response
+    context = _lobby_context(request)
     context["form"] = TableForm()
     context["guest_play"] = settings.GUEST_PLAY
     return render(request, "games/home.html", context)

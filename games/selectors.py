@@ -79,12 +79,17 @@ def player_tables(player: Player, limit: int = 50) -> QuerySet[Table]:
     return table_list().filter(seats__player=player).order_by("-created_at")[:limit]
 
 
-def table_version(table_id: int) -> str | None:
-    """A cheap tag that changes whenever anything a viewer sees of the table changes.
+def table_version(table_id: int) -> tuple[str, bool] | None:
+    """A cheap tag that changes whenever anything a viewer sees of the table changes, and
+    whether a timeout is due (so that readers apply it first); ``None`` for no such table.
 
     Every move, resignation and timeout bumps ``actions``; starting and finishing change
     ``status``; joining and leaving change the seat count; the deadline moves with the clocks.
+    One indexed query, no lock: polling readers never queue behind a move.
     """
+    from django.conf import settings
+    from django.utils import timezone
+
     row = (
         Table.objects.filter(pk=table_id)
         .annotate(n_seats=Count("seats"))
@@ -95,7 +100,12 @@ def table_version(table_id: int) -> str | None:
         return None
     status, actions, ply, to_move, deadline, n_seats = row
     stamp = deadline.timestamp() if deadline else 0
-    return f"t{table_id}-{status}-{actions}-{ply}-{to_move}-{n_seats}-{stamp:.3f}"
+    due = (
+        status == Table.Status.ACTIVE
+        and deadline is not None
+        and timezone.now().timestamp() >= stamp + settings.CLOCK_GRACE_SECONDS
+    )
+    return f"t{table_id}-{status}-{actions}-{ply}-{to_move}-{n_seats}-{stamp:.3f}", due
 
 
 def table_positions(table: Table, start: int = 0) -> dict[str, Any]:
@@ -118,3 +128,16 @@ def table_positions(table: Table, start: int = 0) -> dict[str, Any]:
                  "position": state.to_dict()}
             )  # fmt: skip
     return {"start": first, "actions": out}
+
+
+def lobby_version(user_id: int | None) -> str:
+    """A cheap tag of everything the lobby shows: it changes when a table opens, fills, moves,
+    finishes or is aborted (one aggregate query over the tables still in play)."""
+    from django.db.models import Max, Sum
+
+    live = Table.objects.filter(status__in=[Table.Status.OPEN, Table.Status.ACTIVE]).aggregate(
+        n=Count("id", distinct=True), seats=Count("seats"), actions=Sum("actions"), newest=Max("id")
+    )
+    last = Table.objects.aggregate(finished=Max("finished_at"))["finished"]
+    stamp = last.timestamp() if last else 0
+    return f"lobby-{user_id}-{live['n']}-{live['seats']}-{live['actions']}-{live['newest']}-{stamp:.3f}"
