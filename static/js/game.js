@@ -671,6 +671,10 @@
   svg.addEventListener("keydown", (e) => {
     const g = e.target.closest("[data-cell]");
     if (!g) return;
+    if (["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Enter", " "].includes(e.key)) {
+      // Handled here; the board is redrawn meanwhile, so the page-level keys must not see it too.
+      e.stopPropagation();
+    }
     const cell = g.dataset.cell;
     let c = FILES.indexOf(cell[0]), r = Number(cell[1]);
     if (e.key === "ArrowLeft") c = Math.max(0, c - 1);
@@ -679,6 +683,7 @@
     else if (e.key === "ArrowDown") r = Math.max(1, r - 1);
     else if (e.key === "Enter" || e.key === " ") {
       e.preventDefault();
+      if (sel.stage === "confirm" && e.key === "Enter") return submit(pending());
       clickCell(cell);
       focusOn(cell);
       return;

@@ -184,3 +184,40 @@ def test_a_bot_seat_answers_through_the_celery_worker(
     assert moves[0] == (1, "g1-g2") and moves[1][0] == 2
     assert Table.objects.get(pk=table_id).bot_seats == [2]
     alice.screenshot(path=str(artifacts / "three-players-with-bot.png"), full_page=True)
+
+
+def test_shacru_twists_keyboard_play_and_a_spectator(people: Browsers, live_server: Any) -> None:
+    alice_p, bob_p = register("alice"), register("bob")
+    table = services.table_create(creator=alice_p, game="shacru", players=2)
+    services.seat_join(table_id=table.pk, player=bob_p)
+    url = f"{live_server.url}/tables/{table.pk}/"
+    alice = people.open("alice")
+    bob = people.open("bob")
+    watcher = people.open()  # not logged in: anyone may watch a public game
+    for page in (alice, bob, watcher):
+        page.goto(url)
+    expect(watcher.locator(".sub")).to_contain_text("spectating")
+    expect(watcher.locator("#notation")).to_have_count(0)
+
+    # a3-b4 crosses a border: Shacru asks for the twist.
+    click(alice, "a3")
+    click(alice, "b4")
+    expect(alice.locator("#prompt")).to_have_text("a3-b4 crosses a border: choose the new facing.")
+    expect(alice.locator("[data-twist]")).to_have_count(3)
+    alice.locator('[data-twist=">"]').click()
+    alice.locator("#confirm").click()
+    expect(watcher.locator("#movelist")).to_contain_text("a3-b4>")
+    expect(watcher.locator('#board [data-cell="b4"]')).to_have_attribute(
+        "aria-label", re.compile("red chevron facing E")  # moved NE, then 45° clockwise
+    )
+
+    # Bob plays with the keyboard only: Tab to the board, arrows, Enter, Enter to confirm.
+    expect(bob.locator("#status")).to_have_text("Your turn.")
+    bob.locator('#board [tabindex="0"]').focus()  # the roving focus starts on e5
+    for key in ["ArrowLeft"] * 4 + ["ArrowUp"] * 2 + ["Enter", "ArrowRight", "Enter"]:
+        bob.keyboard.press(key)
+    expect(bob.locator("#prompt")).to_have_text("Play a7-b7?")
+    bob.keyboard.press("Enter")
+    expect(watcher.locator("#movelist")).to_contain_text("a7-b7")
+    expect(alice.locator("#status")).to_have_text("Your turn.")
+    assert actions(table.pk) == ["a3-b4>", "a7-b7"]
