@@ -605,15 +605,30 @@
 
   function renderStatus() {
     const st = $("status");
+    // Typing a move and resigning are for a seat still in a running game.
+    const mine = T.seats.find((x) => x.number === ME);
+    const playing = T.status === "active" && mine && mine.state === "playing";
+    const typed = $("notation-form");
+    if (typed) typed.hidden = !playing;
+    if ($("resign")) $("resign").hidden = !playing;
     const name = (n) => { const s = T.seats.find((x) => x.number === n); return s ? s.player.display_name : "seat " + n; };
     if (T.status === "finished" && T.result) {
       const ranks = T.seats.slice().sort((a, b) => (a.rank || 9) - (b.rank || 9))
-        .map((s) => `${s.rank}. ${s.player.display_name} (${s.markers})`).join(", ");
-      const winner = T.winner_seat ? `${name(T.winner_seat)} wins` : "No winner";
+        .map((s) => `${s.rank}. ${s.player.display_name} (${s.markers} markers)`).join(", ");
+      const winner = T.winner_seat ? `${name(T.winner_seat)} wins` : "No single winner";
+      const why = {
+        target: "whole supply on the board",
+        "last-standing": "the last player in the game",
+        "ply-limit": "ply limit reached",
+        "end-trigger": "the final round after the end was triggered; most markers",
+        "no-progress": "no marker gained for too long; most markers",
+        "no-moves": "nobody can move; most markers",
+        "no-gain": "nobody can gain a marker; most markers",
+      }[T.end_reason] || T.end_reason;
       st.innerHTML = "";
       const strong = document.createElement("strong");
       strong.id = "result";
-      strong.textContent = `Game over: ${winner} (${T.end_reason}).`;
+      strong.textContent = `Game over: ${winner} (${why}).`;
       st.appendChild(strong);
       st.appendChild(document.createTextNode(" " + ranks));
     } else if (T.status === "aborted") {
