@@ -208,7 +208,8 @@ def test_shacru_twists_keyboard_play_and_a_spectator(people: Browsers, live_serv
     alice.locator("#confirm").click()
     expect(watcher.locator("#movelist")).to_contain_text("a3-b4>")
     expect(watcher.locator('#board [data-cell="b4"]')).to_have_attribute(
-        "aria-label", re.compile("red chevron facing E")  # moved NE, then 45° clockwise
+        "aria-label",
+        re.compile("red chevron facing E"),  # moved NE, then 45° clockwise
     )
 
     # Bob plays with the keyboard only: Tab to the board, arrows, Enter, Enter to confirm.
