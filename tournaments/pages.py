@@ -187,6 +187,8 @@ def dashboard_action(request: HttpRequest, tournament_id: int, action: str) -> H
             services.start(tournament_id=tournament_id, by=me)
         elif action == "next-round":
             services.next_round(tournament_id=tournament_id, by=me)
+        elif action == "add-bot":
+            services.register_bot(tournament_id=tournament_id, level=request.POST.get("level", ""), by=me)
         elif action == "withdraw":
             who = Player.objects.filter(pk=request.POST.get("player")).first()
             if who is None:

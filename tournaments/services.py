@@ -158,6 +158,25 @@ def register(*, tournament_id: int, player: Player) -> Registration:
 
 
 @transaction.atomic
+def register_bot(*, tournament_id: int, level: str, by: Player) -> Registration:
+    """An organiser enters a house bot of ``level`` (checked in at once; bots are always there)."""
+    from games.botplay import house_bot
+    from games.errors import InvalidInput
+
+    t = _locked(tournament_id)
+    _require_organiser(t.league, by)
+    entered = set(Registration.objects.filter(tournament=t).values_list("player_id", flat=True))
+    try:
+        bot = house_bot(level, exclude=entered)
+    except ValueError as exc:
+        raise InvalidInput(str(exc)) from None
+    reg = register(tournament_id=tournament_id, player=bot)
+    reg.status = Registration.Status.CHECKED_IN
+    reg.save(update_fields=["status"])
+    return reg
+
+
+@transaction.atomic
 def check_in(*, tournament_id: int, player: Player) -> Registration:
     t = _locked(tournament_id)
     reg = Registration.objects.filter(tournament=t, player=player).first()

@@ -14,11 +14,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-# Playwright's sync API runs an event loop in this thread; the ORM calls the tests make
-# between browser steps are ordinary synchronous code.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
 from playwright.sync_api import Browser, Page, sync_playwright
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -38,8 +33,20 @@ ARGS = [
 PASSWORD = "correct-horse-9"
 
 
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Browser]:
+@pytest.fixture(scope="module", autouse=True)
+def _sync_orm_beside_playwright() -> Iterator[None]:
+    """Playwright's sync API keeps an event loop in this thread while the browser is open; the
+    ORM calls the tests (and the database fixtures) make meanwhile are ordinary synchronous
+    code. Set for the browser tests only, never in deployment or for the other tests."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+        yield
+
+
+@pytest.fixture(scope="module")
+def browser(_sync_orm_beside_playwright: None) -> Iterator[Browser]:
+    """One Chromium for the module, closed after it (its event loop must not outlive the
+    browser tests: Django refuses ORM calls from a thread with a running loop)."""
     if not Path(CHROMIUM).exists():
         pytest.fail(
             f"no Chromium at {CHROMIUM}: scripts/test installs Debian's chromium package "
@@ -67,7 +74,7 @@ class Browsers:
         self.errors: list[str] = []
 
     def open(self, username: str | None = None, **context: Any) -> Page:
-        ctx = self.browser.new_context(viewport={"width": 1280, "height": 900}, **context)
+        ctx = self.browser.new_context(**{"viewport": {"width": 1280, "height": 900}, **context})
         ctx.set_default_timeout(10_000)
         self.contexts.append(ctx)
         page = ctx.new_page()

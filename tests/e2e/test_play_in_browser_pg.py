@@ -222,3 +222,33 @@ def test_shacru_twists_keyboard_play_and_a_spectator(people: Browsers, live_serv
     expect(watcher.locator("#movelist")).to_contain_text("a7-b7")
     expect(alice.locator("#status")).to_have_text("Your turn.")
     assert actions(table.pk) == ["a3-b4>", "a7-b7"]
+
+    # The spectator's connection drops: the page says so, and catches up once it is back.
+    watcher.context.set_offline(True)
+    expect(watcher.locator("#status")).to_have_attribute("data-offline", re.compile("reconnecting"))
+    click(alice, "e1")
+    click(alice, "e2")
+    alice.locator("#confirm").click()
+    expect(alice.locator("#movelist")).to_contain_text("e1-e2")
+    expect(watcher.locator("#movelist")).not_to_contain_text("e1-e2")
+    watcher.context.set_offline(False)
+    expect(watcher.locator("#movelist")).to_contain_text("e1-e2", timeout=15_000)
+    expect(watcher.locator("#status")).not_to_have_attribute("data-offline", re.compile("."))
+
+
+def test_the_game_page_on_a_phone(people: Browsers, live_server: Any, artifacts: Path) -> None:
+    alice_p = register("alice")
+    table = services.table_create(creator=alice_p, game="pacru", players=2)
+    services.bot_invite(table_id=table.pk, player=alice_p, level="random")
+    phone = people.open("alice", viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    phone.goto(f"{live_server.url}/tables/{table.pk}/")
+    expect(phone.locator("#status")).to_contain_text("Your turn")
+    phone.locator('#board [data-cell="e1"]').tap()
+    phone.locator('#board [data-cell="e2"]').tap()
+    phone.locator("#confirm").tap()
+    expect(phone.locator("#movelist")).to_contain_text("e1-e2")
+    board = phone.locator("#board").bounding_box()
+    assert board is not None and board["width"] <= 390 and board["width"] > 330, board
+    width = phone.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"the page scrolls sideways on a phone ({width} px)"
+    phone.screenshot(path=str(artifacts / "phone.png"), full_page=True)

@@ -152,3 +152,32 @@ def test_standings_after_each_round_and_the_dashboard_attention(
     page = organiser.client.get("/organiser/").content.decode()
     assert "round 2: 2 table(s) still playing" in page
     assert "Standings after round 1" in organiser.client.get(f"/tournaments/{t['id']}/").content.decode()
+
+
+def test_an_organiser_enters_bots_and_they_are_seated_like_anyone(
+    organiser: Actor, alice: Actor, bob: Actor
+) -> None:
+    from django.test import Client
+
+    slug = make_league(organiser)
+    body = {"league": slug, "name": "Bots welcome", "game": "pacru", "seats": 2, "rounds": 2}
+    t = organiser.post("/api/v1/tournaments/", body).json()
+    page = Client()
+    page.force_login(organiser.player.user)
+    for _ in range(2):
+        assert page.post(f"/organiser/{t['id']}/add-bot/", {"level": "greedy"}).status_code == 302
+    nosy = Client()
+    nosy.force_login(alice.player.user)
+    nosy.post(f"/organiser/{t['id']}/add-bot/", {"level": "greedy"})
+    assert alice.post(f"/api/v1/tournaments/{t['id']}/register/").status_code == 200
+    assert bob.post(f"/api/v1/tournaments/{t['id']}/register/").status_code == 200
+    regs = Registration.objects.filter(tournament_id=t["id"]).select_related("player__user")
+    assert sorted((r.player.user.username, r.status) for r in regs) == [
+        ("alice", "registered"), ("bob", "registered"),
+        ("greedy-bot", "checked_in"), ("greedy-bot-2", "checked_in"),
+    ]  # fmt: skip
+    assert organiser.post(f"/api/v1/tournaments/{t['id']}/start/").status_code == 200
+    tables = Table.objects.filter(round_table__round__tournament_id=t["id"])
+    assert tables.count() == 2
+    bot_seats = sorted(len(tb.bot_seats) for tb in tables)
+    assert sum(bot_seats) == 2 and all(tb.status == "active" for tb in tables)
