@@ -104,6 +104,7 @@ def _lobby_context(request: HttpRequest) -> dict[str, Any]:
     return {
         "me": me,
         "mine": mine,
+        "mine_ids": {m["t"].pk for m in mine},
         "your_turns": sum(1 for m in mine if m["your_turn"]),
         "open_tables": selectors.tables_with_open_seats(tables).order_by("-created_at")[:20],
         "active_tables": tables.filter(status=Table.Status.ACTIVE).order_by("-started_at")[:20],

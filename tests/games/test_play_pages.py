@@ -247,3 +247,12 @@ def test_an_organiser_starts_a_bot_match_from_the_dashboard(alice: Actor, bob: A
     assert all(t.status == "active" and t.bot_seats == [1, 2, 3] and not t.rated for t in tables)
     dashboard = logged_in(alice).get("/organiser/").content.decode()
     assert all(f'href="/tables/{t.pk}/"' in dashboard for t in tables)
+
+
+def test_my_own_open_table_offers_no_join_button(alice: Actor, bob: Actor) -> None:
+    table = services.table_create(creator=alice.player, game="pacru", players=3)
+    join = f'action="/tables/{table.pk}/join/"'
+    mine = logged_in(alice).get("/?fragment=lobby").content.decode()
+    assert join not in mine and "your table" in mine
+    assert join in logged_in(bob).get("/?fragment=lobby").content.decode()
+    assert join not in Client().get("/?fragment=lobby").content.decode()  # visitors log in first
