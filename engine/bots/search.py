@@ -13,6 +13,14 @@
 * **Budget.** It searches until ``budget`` seconds have passed (read through
   an injectable clock) or for ``iterations`` iterations, then plays the most
   visited root move. With ``iterations`` the result depends only on the seed.
+
+Shacru and Azacru are searched differently: their moves are few and carry no
+effect choices, and their value is almost only the marker count, whose small
+differences random playouts blur. There the bot runs an iterative-deepening
+alpha-beta search (paranoid for 3–4 players: the others are assumed to play
+against the bot) on the same evaluation, one ply deeper each round while the
+budget lasts, root moves ordered by the previous round; ``iterations`` then
+bounds the number of positions visited.
 """
 
 from __future__ import annotations
@@ -24,10 +32,11 @@ from collections.abc import Callable
 
 from ..playout import random_step
 from ..state import State
-from .base import candidates, values
+from .base import candidates, evaluate, values
 
 DEPTH = 12
 WIDTH = 8
+MAX_DEPTH = 12  # alpha-beta (Shacru, Azacru): deeper rounds only while the budget lasts
 EXPLORATION = 0.9
 DEFAULT_BUDGET = 1.0
 
@@ -64,6 +73,8 @@ class SearchBot:
         moves = candidates(state)
         if len(moves) == 1:
             return moves[0]
+        if state.game != "pacru":
+            return self._deepening(state, moves, rng, budget, iterations)
         root = Node(state, None, moves)
         limit = budget if budget is not None else DEFAULT_BUDGET
         # Keep a margin for the last iteration and for choosing: stay inside budget + 10 %.
@@ -134,3 +145,56 @@ class SearchBot:
                 break
             state, _ = random_step(state, rng, reorient_rate=0.0)
         return values(state)
+
+    # ------------------------------------------------------ Shacru and Azacru
+    def _deepening(
+        self, state: State, moves: list[str], rng: random.Random, budget: float | None, iterations: int | None
+    ) -> str:
+        me = state.to_move
+        rng.shuffle(moves)  # ties go to the seed
+        limit = budget if budget is not None else DEFAULT_BUDGET
+        self._deadline = self.clock() + limit * 0.9
+        self._nodes_left = iterations
+        self._visited = 0
+        best = moves[0]
+        order = list(moves)
+        depth = 1
+        try:
+            while depth <= MAX_DEPTH:
+                scores: dict[str, float] = {}
+                alpha = -math.inf
+                for move in order:
+                    value = self._alphabeta(state.play(move), depth - 1, alpha, math.inf, me)
+                    scores[move] = value
+                    alpha = max(alpha, value)
+                order.sort(key=lambda m: -scores[m])  # stable: equal scores keep the seed's order
+                best = order[0]
+                depth += 1
+        except _OutOfBudget:
+            pass
+        self.iterations_done = self._visited
+        return best
+
+    def _alphabeta(self, state: State, depth: int, alpha: float, beta: float, me: int) -> float:
+        self._visited += 1
+        if self._nodes_left is not None:
+            if self._visited > self._nodes_left:
+                raise _OutOfBudget
+        elif self._visited % 16 == 0 and self.clock() > self._deadline:
+            raise _OutOfBudget
+        if depth == 0 or state.is_over:
+            return evaluate(state, me)
+        mine = state.to_move == me
+        for move in state.legal_moves():
+            value = self._alphabeta(state.play(move), depth - 1, alpha, beta, me)
+            if mine:
+                alpha = max(alpha, value)
+            else:
+                beta = min(beta, value)
+            if alpha >= beta:
+                break
+        return alpha if mine else beta
+
+
+class _OutOfBudget(Exception):
+    pass
