@@ -97,9 +97,13 @@ def run(
                 f"{game:8} {players:>7} {fast:>13,.0f} {text:>13,.0f} {gen:>13,.0f} {mean:>9.1f} "
                 f"{busy:>10,.0f} {busy_mean:>9.1f}"
             )
-    print_fn("search bot (UCT), iterations per second on mid-game positions (one playout each):")
+    print_fn(
+        "search bot on mid-game positions, 2 players: Pacru UCT iterations per second (one playout "
+        "each); Shacru and Azacru alpha-beta positions per second:"
+    )
     for game in games:
-        print_fn(f"  {game:8} 2 players: {_search_rate(game, seconds):,.0f}")
+        unit = "iterations/s" if game == "pacru" else "positions/s"
+        print_fn(f"  {game:8} {_search_rate(game, seconds):>9,.0f} {unit}")
 
 
 def _search_rate(game: str, seconds: float) -> float:

@@ -61,11 +61,20 @@ def test_the_search_respects_its_budget_on_a_fake_clock() -> None:
     assert now[0] <= 0.5 * 1.1 + 0.02
 
 
-def test_the_search_returns_within_its_budget() -> None:
-    state = random_position("pacru", 2, 7)
+@pytest.mark.parametrize("game", ["pacru", "azacru", "shacru"])
+def test_the_search_returns_within_its_budget(game: str) -> None:
+    state = random_position(game, 2, 7)
     start = time.perf_counter()
-    SearchBot().choose(state, budget=0.3, seed=1)
+    bot = SearchBot()
+    bot.choose(state, budget=0.3, seed=1)
     assert time.perf_counter() - start < 0.3 * 1.1 + 0.05
+    assert bot.iterations_done > 10  # it searched
+
+
+def test_the_step_game_search_is_deterministic_for_a_node_budget() -> None:
+    state = random_position("azacru", 3, 11)
+    runs = [SearchBot().choose(state, seed=3, iterations=2000) for _ in range(2)]
+    assert runs[0] == runs[1] and runs[0] in state.legal_moves()
 
 
 def test_greedy_beats_random_clearly() -> None:
