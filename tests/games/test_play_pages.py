@@ -247,6 +247,9 @@ def test_an_organiser_starts_a_bot_match_from_the_dashboard(alice: Actor, bob: A
     assert all(t.status == "active" and t.bot_seats == [1, 2, 3] and not t.rated for t in tables)
     dashboard = logged_in(alice).get("/organiser/").content.decode()
     assert all(f'href="/tables/{t.pk}/"' in dashboard for t in tables)
+    assert "<title>Organiser dashboard · Pacru ladder</title>" in dashboard
+    main = dashboard[dashboard.index("<main") :]
+    assert 'id="bot-match"' in main and "Bot matches" in main
 
 
 def test_my_own_open_table_offers_no_join_button(alice: Actor, bob: Actor) -> None:
