@@ -32,7 +32,12 @@ def actions(table_id: int) -> list[str]:
     return [m.action for m in Move.objects.filter(table_id=table_id).order_by("seq")]
 
 
-def table_id_of(page: Page) -> int:
+def open_table_from_lobby(page: Page, **choices: str) -> int:
+    """Fill the lobby's form (field name -> option value), open the table, return its id."""
+    for field, value in choices.items():
+        page.select_option(f"#id_{field}", value)
+    page.get_by_role("button", name="Open table").click()
+    page.wait_for_url(re.compile(r"/tables/\d+/$"))
     match = re.search(r"/tables/(\d+)/$", page.url)
     assert match, page.url
     return int(match.group(1))
@@ -51,12 +56,7 @@ def test_two_people_play_pacru_by_clicking_and_see_each_other_live(
     bob.evaluate("window.__stayed = true")
 
     alice.goto(live_server.url + "/")
-    alice.select_option("#id_game", "pacru")
-    alice.select_option("#id_players", "2")
-    alice.select_option("#id_time_control", "rapid")
-    alice.get_by_role("button", name="Open table").click()
-    alice.wait_for_url(re.compile(r"/tables/\d+/$"))
-    table_id = table_id_of(alice)
+    table_id = open_table_from_lobby(alice, game="pacru", players="2", time_control="rapid")
     expect(alice.locator("#wait-h")).to_contain_text("Waiting for players (1/2)")
 
     join = bob.get_by_role("button", name=f"Join table {table_id}")
@@ -158,13 +158,7 @@ def test_a_bot_seat_answers_through_the_celery_worker(
     alice = people.open("alice")
     bob = people.open("bob")
 
-    alice.select_option("#id_game", "pacru")
-    alice.select_option("#id_players", "3")
-    alice.select_option("#id_bot", "greedy")
-    alice.select_option("#id_bots", "1")
-    alice.get_by_role("button", name="Open table").click()
-    alice.wait_for_url(re.compile(r"/tables/\d+/$"))
-    table_id = table_id_of(alice)
+    table_id = open_table_from_lobby(alice, game="pacru", players="3", bot="greedy", bots="1")
     expect(alice.locator("#wait-h")).to_contain_text("(2/3)")
 
     bob.goto(f"{live_server.url}/tables/{table_id}/")
