@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from collections.abc import Callable
 from typing import Any
 
 from django import forms
@@ -26,6 +27,7 @@ import engine
 from engine.render import board_text
 
 from . import selectors, services
+from .apis import _player as api_player
 from .errors import ServiceError
 from .models import GameKind, Player, Table
 
@@ -81,12 +83,8 @@ class SignupForm(UserCreationForm):  # type: ignore[type-arg]
 
 
 def _player(request: HttpRequest) -> Player | None:
-    if not request.user.is_authenticated:
-        return None
-    player, _ = Player.objects.get_or_create(
-        user=request.user, defaults={"display_name": request.user.get_username()}
-    )
-    return player
+    """The logged-in visitor's player (made on first use, as in the API), or ``None``."""
+    return api_player(request) if request.user.is_authenticated else None  # type: ignore[arg-type]
 
 
 def _lobby_context(request: HttpRequest) -> dict[str, Any]:
@@ -112,30 +110,30 @@ def _lobby_context(request: HttpRequest) -> dict[str, Any]:
     }
 
 
-def fragment_response(request: HttpRequest, template: str, context: dict[str, Any]) -> HttpResponse:
-    """A page fragment for live polling, with an ETag of its content: ``304`` when unchanged."""
-    html = render_to_string(template, context, request=request)
-    etag = '"' + hashlib.blake2b(html.encode(), digest_size=12).hexdigest() + '"'
-    if etag in request.headers.get("If-None-Match", ""):
-        response = HttpResponse(status=304)
-    else:
-        response = HttpResponse(html)
+def conditional(request: HttpRequest, etag: str, build: Callable[[], HttpResponse]) -> HttpResponse:
+    """Answer ``304`` when the client already has ``etag``; otherwise ``build()`` the response."""
+    etag = f'"{etag}"'
+    response = HttpResponse(status=304) if etag in request.headers.get("If-None-Match", "") else build()
     response["ETag"] = etag
     response["Cache-Control"] = "no-cache"
     return response
 
 
+def fragment_response(request: HttpRequest, template: str, context: dict[str, Any]) -> HttpResponse:
+    """A page fragment for live polling, tagged by its content: ``304`` when unchanged."""
+    html = render_to_string(template, context, request=request)
+    tag = hashlib.blake2b(html.encode(), digest_size=12).hexdigest()
+    return conditional(request, tag, lambda: HttpResponse(html))
+
+
 def home(request: HttpRequest) -> HttpResponse:
     if request.GET.get("fragment") == "lobby":
         # Polled about once a second by every open lobby: answer 304 from one aggregate query.
-        etag = f'"{selectors.lobby_version(request.user.pk)}"'
-        if etag in request.headers.get("If-None-Match", ""):
-            response = HttpResponse(status=304)
-        else:
-            response = render(request, "games/_lobby.html", _lobby_context(request))
-        response["ETag"] = etag
-        response["Cache-Control"] = "no-cache"
-        return response
+        return conditional(
+            request,
+            selectors.lobby_version(request.user.pk),
+            lambda: render(request, "games/_lobby.html", _lobby_context(request)),
+        )
     context = _lobby_context(request)
     context["form"] = TableForm()
     context["guest_play"] = settings.GUEST_PLAY
