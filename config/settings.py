@@ -69,6 +69,7 @@ INSTALLED_APPS = [
     "games",
     "ratings",
     "tournaments",
+    "web",
 ]
 
 MIDDLEWARE = [
@@ -156,12 +157,12 @@ LOGOUT_REDIRECT_URL = "home"
 MAX_REQUEST_BODY = int(os.environ.get("MAX_REQUEST_BODY", str(256 * 1024)))
 DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_REQUEST_BODY
 
-#: Seconds an API token stays cached in each process (0 disables; see games.auth).
+#: Seconds an API token stays cached in each process (0 disables; see common.auth).
 TOKEN_CACHE_SECONDS = int(os.environ.get("TOKEN_CACHE_SECONDS", "30"))
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "games.auth.PlayerTokenAuthentication",
+        "common.auth.PlayerTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
@@ -180,7 +181,7 @@ REST_FRAMEWORK = {
         # Game pages poll a table about once a second; a 304 costs one indexed query.
         "watch": os.environ.get("THROTTLE_WATCH", "600/min"),
     },
-    "EXCEPTION_HANDLER": "games.errors.api_exception_handler",
+    "EXCEPTION_HANDLER": "common.errors.api_exception_handler",
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
 if env_bool("THROTTLE_OFF", False):  # load tests and benchmarks only

@@ -3,9 +3,9 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
-from games import pages
 from ratings import pages as rating_pages
 from tournaments import pages as tournament_pages
+from web import pages
 
 urlpatterns = [
     path("", pages.home, name="home"),

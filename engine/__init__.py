@@ -11,25 +11,32 @@ Pure Python, standard library only. The public API:
 (2, 1)
 >>> engine.load(s.to_dict()) == s
 True
+>>> engine.variant("pacru").editions, s.target, s.turn_options()["reorient"]
+(('302', '2011'), 42, None)
 """
 
 from __future__ import annotations
 
 from .errors import IllegalMove, InvalidPosition
 from .records import Record, export_record, parse_record, replay
-from .state import GAMES, MoveChoices, ReorientChoices, State, load, new_game
+from .state import MoveChoices, ReorientChoices, State
+from .variants import GAMES, VARIANTS, Variant, load, new_game, position_scores, variant
 
 __all__ = [
     "GAMES",
+    "VARIANTS",
     "IllegalMove",
     "InvalidPosition",
     "MoveChoices",
     "Record",
     "ReorientChoices",
     "State",
+    "Variant",
     "export_record",
     "load",
     "new_game",
     "parse_record",
+    "position_scores",
     "replay",
+    "variant",
 ]

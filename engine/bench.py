@@ -16,8 +16,10 @@ import random
 import time
 from collections.abc import Callable
 
+from .bots import SearchBot
 from .playout import random_step
-from .state import GAMES, State, new_game
+from .state import State
+from .variants import GAMES, new_game
 
 
 def _rate(work: Callable[[], int], seconds: float) -> float:
@@ -107,8 +109,6 @@ def run(
 
 
 def _search_rate(game: str, seconds: float) -> float:
-    from .bots import SearchBot
-
     positions = midgame_positions(game, 2, count=5)
     bot, done, spent = SearchBot(), 0, 0.0
     for state in positions:

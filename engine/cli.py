@@ -7,11 +7,14 @@ import random
 import sys
 from collections.abc import Callable, Sequence
 
+from .bench import run as run_bench
 from .errors import IllegalMove, InvalidPosition
+from .match import play_series, progress_bar, report
 from .playout import random_step
 from .records import Record, export_record, parse_record, replay
 from .render import board_text
-from .state import GAMES, State, new_game
+from .state import State
+from .variants import GAMES, new_game, variant
 
 PLAY_HELP = """\
 Commands while playing:
@@ -42,7 +45,10 @@ def _parser() -> argparse.ArgumentParser:
     )
     play.add_argument("--game", choices=GAMES, default="pacru")
     play.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
-    play.add_argument("--edition", choices=("302", "2011"), default="302", help="Pacru edition")
+    pacru = variant("pacru")
+    play.add_argument(
+        "--edition", choices=pacru.editions, default=pacru.default_edition, help=f"{pacru.label} edition"
+    )
     play.add_argument("--ply-limit", type=int, default=1000)
     play.add_argument(
         "--seats",
@@ -87,8 +93,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "replay":
         return _replay(args.file)
     if args.command == "match":
-        from .match import play_series, progress_bar, report
-
         bots = [b.strip() for b in args.bots.split(",") if b.strip()]
         try:
             tally = play_series(
@@ -108,9 +112,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for line in report(tally, bots):
             print(line)
         return 0
-    from . import bench
-
-    bench.run(args.seconds, tuple(args.game) if args.game else GAMES)
+    run_bench(args.seconds, tuple(args.game) if args.game else GAMES)
     return 0
 
 
@@ -150,7 +152,7 @@ def _play(args: argparse.Namespace) -> int:
         print(f"--seats needs {args.players} entries, each 'human' or 'random'", file=sys.stderr)
         return 2
     options: dict[str, object] = {"ply_limit": args.ply_limit}
-    if args.game == "pacru":
+    if variant(args.game).has_editions:
         options["edition"] = args.edition
     state = new_game(args.game, args.players, **options)
     record = Record(args.game, args.players, args.edition, args.ply_limit)

@@ -6,12 +6,8 @@ slow and thorough; move generation itself never calls it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from .board import BORDERLAND, BORDERLAND_CELLS, CELL_NAMES, DIRECTION_NAMES, FORWARD, RAYS, direction_between
-
-if TYPE_CHECKING:
-    from .state import State
+from .state import State
 
 
 def _power(state: State, cell: int, seat: int) -> int:

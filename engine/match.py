@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .bots import get
-from .state import new_game
+from .variants import new_game
 
 
 @dataclass

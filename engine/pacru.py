@@ -19,11 +19,14 @@ from .board import (
 )
 from .errors import IllegalMove, InvalidPosition
 from .explain import explain_unlisted
-from .notation import TURN_SYMBOLS, Parsed, move_text, with_effects
+from .notation import TURN_SYMBOLS, Parsed, move_text, parse, with_effects
 from .state import CONNECTION, JUMP, PINCER, PLAIN, Move, MoveChoices, ReorientChoices, State
 
 #: Marker supply, which is also the target, by number of players (RULES 6.6).
 SUPPLY = {2: 42, 3: 28, 4: 24}
+#: The Pacru editions (RULES §6); a table without one plays the default.
+EDITIONS = ("302", "2011")
+DEFAULT_EDITION = "302"
 #: Edition "2011": a meeting counts only when an opponent has this many markers.
 MEETING_THRESHOLD_2011 = 9
 
@@ -95,11 +98,19 @@ class PacruState(State):
     """A Pacru position."""
 
     game = "pacru"
+    has_editions = True
     __slots__ = ()
 
     @property
     def supply(self) -> int:
         return SUPPLY[self.players]
+
+    @classmethod
+    def target_for(cls, players: int) -> int | None:
+        return SUPPLY[players]
+
+    def _ranked_winner(self) -> int | None:
+        return self._winner
 
     def _load_extra(self, position: dict[str, Any]) -> None:
         for key in ("plies_without_progress", "end_triggered_by", "final_turns_left"):
@@ -208,8 +219,6 @@ class PacruState(State):
         )
 
     def _parse_base(self, move: str) -> Parsed:
-        from .notation import parse
-
         if self._over:
             raise IllegalMove(f"{move}: the game is over")
         parsed = parse(move)
@@ -365,6 +374,27 @@ class PacruState(State):
         removable = self._removable()
         turns = tuple(t for t in ("<", ">", "<<", ">>") if len(removable) >= 2 * len(t))
         return ReorientChoices(CELL_NAMES[c], turns, tuple(sorted(CELL_NAMES[x] for x in removable)))
+
+    # ------------------------------------------------------- turn options
+    def _base_choices(self, bases: list[str]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for base in bases:
+            c = self.choices(base)
+            entry: dict[str, Any] = {"effects": list(c.effects), "effect_kind": c.effect_kind}
+            meetings = {str(k): list(v) for k, v in c.meetings.items() if v}
+            if meetings:
+                entry["meetings"] = meetings
+            out[base] = entry
+        return out
+
+    def _reorient_options(self) -> dict[str, Any] | None:
+        cells = [CELL_NAMES[cell] for cell, _, _ in self.chevrons(self.to_move)]
+        if not cells:
+            return None
+        options = self.reorientations(cells[0])
+        if not options.turns:
+            return None
+        return {"cells": cells, "turns": list(options.turns), "removable": list(options.removable)}
 
     # -------------------------------------------------------- turn and end
     def _end_turn(self, mover: int, eliminations: list[tuple[int, str]]) -> None:

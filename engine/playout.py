@@ -14,6 +14,7 @@ from .notation import TURN_SYMBOLS, Parsed, with_effects
 from .pacru import PacruState
 from .state import PINCER, State
 from .stepgames import ShacruState, move_string
+from .variants import new_game
 
 
 def random_step(state: State, rng: random.Random, reorient_rate: float = 0.02) -> tuple[State, str]:
@@ -61,8 +62,6 @@ def random_game(
     game: str, players: int, seed: int | None = None, **options: object
 ) -> tuple[State, list[str]]:
     """Play a whole random game; return the final state and the moves played."""
-    from .state import new_game
-
     rng = random.Random(seed)
     state = new_game(game, players, **options)
     moves = []

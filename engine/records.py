@@ -32,7 +32,8 @@ import re
 from dataclasses import dataclass, field
 
 from .errors import IllegalMove, InvalidPosition
-from .state import State, load, new_game
+from .state import State
+from .variants import load, new_game
 
 _NUMBERED = re.compile(r"^(\d+)\s*\.\s*(.+)$")
 _EVENT = re.compile(r"^(resign|timeout)\s+([1-4])$", re.IGNORECASE)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from .board import ARROWS, FILES, SIZE
 
 if TYPE_CHECKING:
+    # Type-only: engine.state imports this module for State.__str__, so a run-time import would be a cycle.
     from .state import State
 
 LETTERS = {1: "r", 2: "b", 3: "y", 4: "g"}

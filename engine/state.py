@@ -4,7 +4,9 @@ A :class:`State` is immutable from the outside: :meth:`State.play` and
 :meth:`State.eliminate` return a new state and leave the old one usable.
 The three games are small subclasses (``pacru.PacruState``,
 ``stepgames.ShacruState`` and ``stepgames.AzacruState``) that supply move
-generation, move application and end conditions.
+generation, move application and end conditions; :mod:`engine.variants`
+registers them and builds states (``new_game``, ``load``). This module
+imports none of them.
 
 Board encoding (internal): ``tiles[cell]`` is 0 for a neutral field or the
 seat whose marker is there; ``occ[cell]`` is -1 for no chevron or
@@ -16,12 +18,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from .board import CELL_COUNT, CELL_INDEX, CELL_NAMES, DIRECTION_INDEX, DIRECTION_NAMES, SIZE
+from .board import CELL_COUNT, CELL_NAMES, DIRECTION_NAMES, SIZE
 from .errors import IllegalMove, InvalidPosition
 from .notation import Parsed, parse
+from .render import board_text
 
-GAMES = ("shacru", "azacru", "pacru")
-EDITIONS = ("302", "2011")
 DEFAULT_PLY_LIMIT = 1000
 SEAT_COLOURS = {1: "red", 2: "black", 3: "yellow", 4: "green"}
 
@@ -95,6 +96,8 @@ class State:
     """A position of one game, with whose turn it is and how it stands."""
 
     game: ClassVar[str] = ""
+    #: Whether the game is played in editions (Pacru) and a position stores one.
+    has_editions: ClassVar[bool] = False
     __slots__ = (
         "_eliminated",
         "_moves",
@@ -208,6 +211,16 @@ class State:
         """Markers on the board per seat (players who are out included)."""
         return {s: self.counts[s] for s in self.seats}
 
+    @classmethod
+    def target_for(cls, players: int) -> int | None:
+        """Markers that win a game of ``players`` outright; ``None`` when markers only rank."""
+        return None
+
+    @property
+    def target(self) -> int | None:
+        """Markers that win this game outright (Pacru: the supply); ``None`` in the step games."""
+        return self.target_for(self.players)
+
     def chevrons(self, seat: int | None = None) -> list[tuple[int, int, int]]:
         """``(cell, seat, facing)`` of every chevron (of ``seat`` if given)."""
         out = []
@@ -237,7 +250,7 @@ class State:
         board; then the players who are out, the later-eliminated above.
         """
         groups: list[list[int]] = []
-        winner = self._winner if self.game == "pacru" else None
+        winner = self._ranked_winner()
         if winner is not None:
             groups.append([winner])
         by_markers: dict[int, list[int]] = {}
@@ -253,6 +266,10 @@ class State:
                 ranks[s] = place
             place += len(group)
         return dict(sorted(ranks.items()))
+
+    def _ranked_winner(self) -> int | None:
+        """A winner ranked first whatever the markers (Pacru); ``None`` when markers decide."""
+        return None
 
     # --------------------------------------------------------------- actions
     def base_moves(self) -> list[str]:
@@ -281,6 +298,37 @@ class State:
         for base in self.base_moves():
             out.extend(self.choices(base).moves() if base != "pass" else [base])
         return out
+
+    def turn_options(self) -> dict[str, Any]:
+        """What the player on turn can choose, as plain JSON-ready data.
+
+        ``base_moves``: :meth:`base_moves`. ``choices``: per base move, the Pacru
+        ``{"effects": [...], "effect_kind": ..., "meetings": {option: [cells]}}``
+        (``meetings`` only where a meeting follows; ``{}`` in Shacru and Azacru,
+        whose base moves are complete). ``reorient``: the chevrons of the player
+        on turn, the affordable turns and the removable markers, or ``None``
+        when no reorientation is affordable (always ``None`` outside Pacru).
+
+        >>> from engine import new_game
+        >>> new_game("shacru", 2).turn_options()["choices"]
+        {}
+        """
+        if self._over:
+            return {"base_moves": [], "choices": {}, "reorient": None}
+        bases = self.base_moves()
+        return {
+            "base_moves": bases,
+            "choices": self._base_choices(bases),
+            "reorient": self._reorient_options(),
+        }
+
+    def _base_choices(self, bases: list[str]) -> dict[str, Any]:
+        """The ``choices`` of :meth:`turn_options`: nothing to choose by default."""
+        return {}
+
+    def _reorient_options(self) -> dict[str, Any] | None:
+        """The ``reorient`` of :meth:`turn_options`: no reorientation by default."""
+        return None
 
     def eliminate(self, seat: int, reason: str = "resign") -> State:
         """Take ``seat`` out of the game by resignation or timeout (RULES 6.5, §7).
@@ -329,7 +377,7 @@ class State:
             for c, s, d in sorted(self.chevrons(), key=lambda x: (x[1], x[0]))
         ]
         doc: dict[str, Any] = {"game": self.game}
-        if self.game == "pacru":
+        if self.has_editions:
             doc["edition"] = self.edition
         doc.update(
             players=self.players,
@@ -368,8 +416,6 @@ class State:
         return f"<{type(self).__name__} ply={self.ply} to_move={self.to_move} over={self._over}>"
 
     def __str__(self) -> str:
-        from .render import board_text
-
         return board_text(self, color=False)
 
     # ---------------------------------------------------------- subclass API
@@ -381,153 +427,3 @@ class State:
     def _settle(self) -> None:
         """Decide whether the game is over and who moves, after a load."""
         raise NotImplementedError
-
-
-# --------------------------------------------------------------- factories
-def _check_common(game: str, players: object, edition: object, ply_limit: object) -> None:
-    if game not in GAMES:
-        raise InvalidPosition(f"unknown game {game!r}: choose shacru, azacru or pacru")
-    if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 4:
-        raise InvalidPosition(f"players must be 2, 3 or 4, not {players!r}")
-    if game == "pacru" and edition not in EDITIONS:
-        raise InvalidPosition(f"edition must be '302' or '2011', not {edition!r}")
-    if not isinstance(ply_limit, int) or isinstance(ply_limit, bool) or ply_limit < 1:
-        raise InvalidPosition(f"ply_limit must be a positive whole number, not {ply_limit!r}")
-
-
-def _state_class(game: str) -> type[State]:
-    from .pacru import PacruState
-    from .stepgames import AzacruState, ShacruState
-
-    classes: dict[str, type[State]] = {
-        "pacru": PacruState,
-        "shacru": ShacruState,
-        "azacru": AzacruState,
-    }
-    return classes[game]
-
-
-def new_game(game: str, players: int, **options: Any) -> State:
-    """A game at its start position (RULES §2).
-
-    Options: ``edition`` (Pacru: ``"302"``, the default, or ``"2011"``) and
-    ``ply_limit`` (default 1000).
-
-    >>> s = new_game("pacru", 2)
-    >>> s.to_move, len(s.chevrons()), s.is_over
-    (1, 8, False)
-    """
-    unknown = set(options) - {"edition", "ply_limit"}
-    if unknown:
-        raise InvalidPosition(f"unknown option(s) {sorted(unknown)}: use edition, ply_limit")
-    game = str(game).lower()
-    edition = str(options.get("edition", "302"))
-    ply_limit = options.get("ply_limit", DEFAULT_PLY_LIMIT)
-    _check_common(game, players, edition, ply_limit)
-    state = _state_class(game)(players, edition if game == "pacru" else "", ply_limit)
-    for seat, placements in START_POSITIONS[players].items():
-        for cell, facing in placements:
-            state.occ[CELL_INDEX[cell]] = seat << 3 | DIRECTION_INDEX[facing]
-    state._settle()
-    return state
-
-
-def load(position: dict[str, Any]) -> State:
-    """Build a state from a RULES §9 document; raise :class:`InvalidPosition` if it is bad."""
-    if not isinstance(position, dict):
-        raise InvalidPosition("a position must be a JSON object")
-    known = {
-        "game",
-        "edition",
-        "players",
-        "to_move",
-        "tiles",
-        "chevrons",
-        "eliminated",
-        "ply",
-        "ply_limit",
-        "plies_without_progress",
-        "end_triggered_by",
-        "final_turns_left",
-    }
-    unknown = set(position) - known
-    if unknown:
-        raise InvalidPosition(f"unknown key(s) {sorted(unknown)} in position")
-    for key in ("game", "players", "to_move", "tiles", "chevrons"):
-        if key not in position:
-            raise InvalidPosition(f"position lacks the required key {key!r}")
-    game = position["game"]
-    players = position["players"]
-    edition = position.get("edition", "302")
-    ply_limit = position.get("ply_limit", DEFAULT_PLY_LIMIT)
-    _check_common(game, players, edition, ply_limit)
-    if game != "pacru" and "edition" in position:
-        raise InvalidPosition("edition is a Pacru option only")
-    state = _state_class(game)(players, edition if game == "pacru" else "", ply_limit)
-
-    tiles = position["tiles"]
-    if not isinstance(tiles, str) or len(tiles) != CELL_COUNT:
-        raise InvalidPosition(
-            f"tiles must be a string of 81 characters, got "
-            f"{len(tiles) if isinstance(tiles, str) else type(tiles).__name__}"
-        )
-    for i, ch in enumerate(tiles):
-        rank, file = SIZE - 1 - i // SIZE, i % SIZE
-        cell = rank * SIZE + file
-        if ch == "-":
-            continue
-        if ch not in "1234" or int(ch) > players:
-            raise InvalidPosition(f"tiles[{i}] ({CELL_NAMES[cell]}) is {ch!r}: use '-' or a seat 1…{players}")
-        state.tiles[cell] = int(ch)
-        state.counts[int(ch)] += 1
-
-    chevrons = position["chevrons"]
-    if not isinstance(chevrons, list):
-        raise InvalidPosition("chevrons must be a list of 'cell:seat:facing' strings")
-    for entry in chevrons:
-        parts = entry.split(":") if isinstance(entry, str) else []
-        if len(parts) != 3:
-            raise InvalidPosition(f"chevron {entry!r} is not 'cell:seat:facing' (e.g. 'a3:1:E')")
-        cell_name, seat_text, facing = parts[0].lower(), parts[1], parts[2].upper()
-        if cell_name not in CELL_INDEX:
-            raise InvalidPosition(f"chevron {entry!r}: {parts[0]!r} is not a field")
-        if seat_text not in ("1", "2", "3", "4") or int(seat_text) > players:
-            raise InvalidPosition(f"chevron {entry!r}: seat must be 1…{players}")
-        if facing not in DIRECTION_INDEX:
-            raise InvalidPosition(f"chevron {entry!r}: facing must be one of N NE E SE S SW W NW")
-        cell = CELL_INDEX[cell_name]
-        if state.occ[cell] >= 0:
-            raise InvalidPosition(f"two chevrons on {cell_name}")
-        state.occ[cell] = int(seat_text) << 3 | DIRECTION_INDEX[facing]
-    per_seat = len(START_POSITIONS[players][1])
-    for seat in state.seats:
-        if len(state._cells_of(seat)) > per_seat:
-            raise InvalidPosition(f"seat {seat} has more than {per_seat} chevrons")
-
-    eliminated = position.get("eliminated", [])
-    if (
-        not isinstance(eliminated, list)
-        or any(not isinstance(s, int) or s not in state.seats for s in eliminated)
-        or len(set(eliminated)) != len(eliminated)
-    ):
-        raise InvalidPosition(f"eliminated must list distinct seats 1…{players}")
-    state._eliminated = tuple(eliminated)
-    for seat in eliminated:
-        if state._cells_of(seat):
-            raise InvalidPosition(f"seat {seat} is eliminated but has chevrons on the board")
-
-    to_move = position["to_move"]
-    if not isinstance(to_move, int) or to_move not in state.seats:
-        raise InvalidPosition(f"to_move must be a seat 1…{players}")
-    if to_move in eliminated and len(eliminated) < players:
-        raise InvalidPosition(f"to_move is seat {to_move}, which is out of the game")
-    state.to_move = to_move
-
-    for key in ("ply", "plies_without_progress", "final_turns_left"):
-        value = position.get(key, 0)
-        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            raise InvalidPosition(f"{key} must be a whole number ≥ 0, not {value!r}")
-    state.ply = position.get("ply", 0)
-    state._load_extra(position)
-    state._settle()
-    return state

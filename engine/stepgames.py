@@ -12,7 +12,7 @@ from typing import Any
 from .board import BORDERLAND, CELL_COUNT, FORWARD, NEIGHBOUR, RAYS
 from .errors import IllegalMove, InvalidPosition
 from .explain import explain_unlisted
-from .notation import TWIST_SYMBOLS, Parsed, move_text
+from .notation import TWIST_SYMBOLS, Parsed, move_text, parse
 from .pacru import power
 from .state import CONNECTION, JUMP, PLAIN, Move, MoveChoices, State
 
@@ -115,8 +115,6 @@ class ShacruState(State):
         return self.base_moves()
 
     def choices(self, move: str) -> MoveChoices:
-        from .notation import parse
-
         parsed = parse(move)
         if self._over:
             raise IllegalMove(f"{move}: the game is over")

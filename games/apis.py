@@ -17,10 +17,11 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
-from engine.records import Record
+from common.errors import InvalidInput, NotFound
+from common.players import request_player
+from common.schema import ERROR
 
 from . import selectors, services
-from .errors import InvalidInput, NotFound
 from .models import GameKind, Player, Table
 from .serializers import (
     ImportIn,
@@ -36,18 +37,6 @@ from .serializers import (
     TableOut,
     TokenIn,
 )
-
-ERROR = OpenApiResponse(description='{"detail": "...", "code": "..."}')
-
-
-def _player(request: Request) -> Player:
-    try:
-        return request.user.player  # type: ignore[union-attr]
-    except Player.DoesNotExist:
-        # Accounts made outside the API (e.g. createsuperuser) get their player on first use.
-        return Player.objects.get_or_create(
-            user=request.user, defaults={"display_name": request.user.get_username()}
-        )[0]
 
 
 # -------------------------------------------------------------------- health
@@ -133,7 +122,7 @@ class TableListApi(generics.ListAPIView):
     def post(self, request: Request) -> Response:
         data = TableCreateIn(data=request.data)
         data.is_valid(raise_exception=True)
-        table = services.table_create(creator=_player(request), **data.validated_data)
+        table = services.table_create(creator=request_player(request), **data.validated_data)
         return Response(TableDetailOut(selectors.table_detail(table.pk)).data, status=status.HTTP_201_CREATED)
 
 
@@ -190,7 +179,7 @@ class TableInviteBotApi(APIView):
     def post(self, request: Request, table_id: int) -> Response:
         data = InviteBotIn(data=request.data)
         data.is_valid(raise_exception=True)
-        services.bot_invite(table_id=table_id, player=_player(request), **data.validated_data)
+        services.bot_invite(table_id=table_id, player=request_player(request), **data.validated_data)
         return Response(TableDetailOut(selectors.table_detail(table_id)).data)
 
 
@@ -201,7 +190,9 @@ class TableJoinApi(APIView):
     def post(self, request: Request, table_id: int) -> Response:
         data = JoinIn(data=request.data)
         data.is_valid(raise_exception=True)
-        services.seat_join(table_id=table_id, player=_player(request), seat=data.validated_data.get("seat"))
+        services.seat_join(
+            table_id=table_id, player=request_player(request), seat=data.validated_data.get("seat")
+        )
         return Response(TableDetailOut(selectors.table_detail(table_id)).data)
 
 
@@ -210,7 +201,7 @@ class TableLeaveApi(APIView):
 
     @extend_schema(request=None, responses={200: TableOut, 403: ERROR, 409: ERROR})
     def post(self, request: Request, table_id: int) -> Response:
-        services.seat_leave(table_id=table_id, player=_player(request))
+        services.seat_leave(table_id=table_id, player=request_player(request))
         return Response(TableOut(selectors.table_detail(table_id)).data)
 
 
@@ -229,7 +220,9 @@ class TableMovesApi(APIView):
     def post(self, request: Request, table_id: int) -> Response:
         data = MoveIn(data=request.data)
         data.is_valid(raise_exception=True)
-        outcome = services.move_submit(table_id=table_id, player=_player(request), **data.validated_data)
+        outcome = services.move_submit(
+            table_id=table_id, player=request_player(request), **data.validated_data
+        )
         # Built by hand (same shape as MoveResultOut): this is the hot path of the service.
         move, table = outcome.move, outcome.table
         body = {
@@ -261,7 +254,7 @@ class TableResignApi(APIView):
 
     @extend_schema(request=None, responses={200: TableOut, 403: ERROR, 409: ERROR})
     def post(self, request: Request, table_id: int) -> Response:
-        services.game_resign(table_id=table_id, player=_player(request))
+        services.game_resign(table_id=table_id, player=request_player(request))
         return Response(TableOut(selectors.table_detail(table_id)).data)
 
 
@@ -269,7 +262,7 @@ class TableRecordApi(APIView):
     @extend_schema(responses={(200, "text/plain"): str})
     def get(self, request: Request, table_id: int) -> HttpResponse:
         table = _table_or_404(table_id)
-        text = record_text(table)
+        text = services.record_text(table)
         response = HttpResponse(text, content_type="text/plain; charset=utf-8")
         response["Content-Disposition"] = f'inline; filename="table-{table.pk}.txt"'
         return response
@@ -284,7 +277,7 @@ class TableImportApi(APIView):
         data.is_valid(raise_exception=True)
         table = services.table_import_record(
             text=data.validated_data["record"],
-            imported_by=_player(request),
+            imported_by=request_player(request),
             rated=data.validated_data["rated"],
         )
         return Response(TableDetailOut(selectors.table_detail(table.pk)).data, status=status.HTTP_201_CREATED)
@@ -295,25 +288,6 @@ def _table_or_404(table_id: int) -> Table:
     if table is None:
         raise NotFound(f"there is no table {table_id}")
     return table
-
-
-def record_text(table: Table) -> str:
-    """The table's game record in the engine's format, with player names."""
-    headers: dict[str, Any] = {"Table": str(table.pk)}
-    for seat in table.seats.select_related("player__user").order_by("number"):
-        headers[f"Seat{seat.number}"] = seat.player.user.get_username()
-    if table.started_at:
-        headers["Date"] = table.started_at.date().isoformat()
-    record = Record(
-        game=table.game,
-        players=table.players,
-        edition=table.edition or "302",
-        ply_limit=table.ply_limit,
-        start=table.initial_position,
-        headers=headers,
-        actions=[m.action for m in selectors.move_history(table)],
-    )
-    return record.to_text()
 
 
 # ------------------------------------------------------------------- players

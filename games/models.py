@@ -10,6 +10,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from .clocks import TimeControl
+
 
 class Player(models.Model):
     """One per user account: how the service knows a person (or a bot)."""
@@ -103,8 +105,6 @@ class Table(models.Model):
 
     @property
     def time_control_text(self) -> str:
-        from .clocks import TimeControl
-
         return TimeControl.from_dict(self.time_control).describe()
 
     @property

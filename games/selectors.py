@@ -2,14 +2,32 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
-from django.db.models import Count, F, Prefetch, Q, QuerySet
+from django.conf import settings
+from django.db.models import Count, F, Max, Prefetch, Q, QuerySet, Sum
+from django.utils import timezone
 
 import engine
-from engine.board import CELL_NAMES
 
+from .errors import TableNotActive
 from .models import Move, Player, Seat, Table
+from .results import GameResult, SeatResult, seat_ending
+
+
+def initial_state(table: Table) -> engine.State:
+    """The engine state a table starts from."""
+    if table.initial_position is not None:
+        return engine.load(table.initial_position)
+    return engine.new_game(table.game, table.players, edition=table.edition, ply_limit=table.ply_limit)
+
+
+def current_state(table: Table) -> engine.State:
+    """The engine state of a started table (``TableNotActive`` before the start)."""
+    if table.position is None:
+        raise TableNotActive(f"table {table.pk} has not started: it is {table.status}")
+    return engine.load(table.position)
 
 
 def table_list() -> QuerySet[Table]:
@@ -46,29 +64,7 @@ def legal_for_turn(table: Table) -> dict[str, Any]:
     """
     if table.status != Table.Status.ACTIVE or table.position is None:
         return {"base_moves": [], "choices": {}, "reorient": None}
-    state = engine.load(table.position)
-    bases = state.base_moves()
-    choices: dict[str, Any] = {}
-    if table.game == "pacru":
-        for base in bases:
-            c = state.choices(base)
-            entry: dict[str, Any] = {"effects": list(c.effects), "effect_kind": c.effect_kind}
-            meetings = {str(k): list(v) for k, v in c.meetings.items() if v}
-            if meetings:
-                entry["meetings"] = meetings
-            choices[base] = entry
-    reorient = None
-    if table.game == "pacru":
-        cells = [CELL_NAMES[cell] for cell, _, _ in state.chevrons(state.to_move)]
-        if cells:
-            options = state.reorientations(cells[0])
-            if options.turns:
-                reorient = {
-                    "cells": cells,
-                    "turns": list(options.turns),
-                    "removable": list(options.removable),
-                }
-    return {"base_moves": bases, "choices": choices, "reorient": reorient}
+    return engine.load(table.position).turn_options()
 
 
 def player_list() -> QuerySet[Player]:
@@ -87,9 +83,6 @@ def table_version(table_id: int) -> tuple[str, bool] | None:
     ``status``; joining and leaving change the seat count; the deadline moves with the clocks.
     One indexed query, no lock: polling readers never queue behind a move.
     """
-    from django.conf import settings
-    from django.utils import timezone
-
     row = (
         Table.objects.filter(pk=table_id)
         .annotate(n_seats=Count("seats"))
@@ -112,8 +105,6 @@ def table_positions(table: Table, start: int = 0) -> dict[str, Any]:
     """The start position and the position after each action from ``start`` (replayed with the
     engine), for stepping through a game: ``{"start", "actions": [{"seq", "ply", "seat",
     "action", "position"}]}``."""
-    from .services import initial_state
-
     state = initial_state(table)
     first = state.to_dict()
     out: list[dict[str, Any]] = []
@@ -133,11 +124,92 @@ def table_positions(table: Table, start: int = 0) -> dict[str, Any]:
 def lobby_version(user_id: int | None) -> str:
     """A cheap tag of everything the lobby shows: it changes when a table opens, fills, moves,
     finishes or is aborted (one aggregate query over the tables still in play)."""
-    from django.db.models import Max, Sum
-
     live = Table.objects.filter(status__in=[Table.Status.OPEN, Table.Status.ACTIVE]).aggregate(
         n=Count("id", distinct=True), seats=Count("seats"), actions=Sum("actions"), newest=Max("id")
     )
     last = Table.objects.aggregate(finished=Max("finished_at"))["finished"]
     stamp = last.timestamp() if last else 0
     return f"lobby-{user_id}-{live['n']}-{live['seats']}-{live['actions']}-{live['newest']}-{stamp:.3f}"
+
+
+# ------------------------------------------------------------------ results
+def game_results(table_ids: Iterable[int]) -> dict[int, GameResult]:
+    """The results of those tables that are finished (three queries for any number of tables;
+    the move log is read only for tables where a seat lost on time, to tell no-shows)."""
+    ids = list(table_ids)
+    tables = {
+        t["id"]: t
+        for t in Table.objects.filter(pk__in=ids, status=Table.Status.FINISHED).values(
+            "id", "game", "players", "rated", "finished_at", "end_reason", "winner_seat"
+        )
+    }
+    seats: dict[int, list[tuple[int, int, int | None, int, str]]] = {}
+    for row in (
+        Seat.objects.filter(table_id__in=tables)
+        .order_by("table_id", "number")
+        .values_list("table_id", "number", "player_id", "rank", "markers", "elimination_reason")
+    ):
+        seats.setdefault(row[0], []).append(row[1:])
+    timed_out = [t for t, group in seats.items() if any(r == Seat.Reason.TIMEOUT for *_, r in group)]
+    moved: set[tuple[int, int]] = set()
+    if timed_out:
+        moves = Move.objects.filter(table_id__in=timed_out, kind=Move.Kind.MOVE)
+        moved = set(moves.values_list("table_id", "seat").distinct())
+    out = {}
+    for table_id, meta in tables.items():
+        group = seats.get(table_id, [])
+        if any(rank is None for _, _, rank, _, _ in group):
+            continue  # not a played result (should not happen for a finished table)
+        out[table_id] = GameResult(
+            table_id=table_id,
+            game=meta["game"],
+            players=meta["players"],
+            rated=meta["rated"],
+            finished_at=meta["finished_at"],
+            end_reason=meta["end_reason"],
+            winner_seat=meta["winner_seat"],
+            seats=tuple(
+                SeatResult(
+                    seat=number,
+                    player_id=player_id,
+                    rank=int(rank),  # type: ignore[arg-type]
+                    markers=markers,
+                    ending=seat_ending(reason, (table_id, number) in moved),
+                )
+                for number, player_id, rank, markers, reason in group
+            ),
+        )
+    return out
+
+
+def game_result(table_id: int) -> GameResult | None:
+    """The result of one finished table, or ``None`` while it is not finished."""
+    return game_results([table_id]).get(table_id)
+
+
+def finished_tables(game: str, *, rated: bool | None = None) -> QuerySet[Table]:
+    """The finished tables of a game in the order they finished (for ledgers such as ratings)."""
+    qs = Table.objects.filter(game=game, status=Table.Status.FINISHED)
+    if rated is not None:
+        qs = qs.filter(rated=rated)
+    return qs.order_by("finished_at", "id")
+
+
+def table_game(table_id: int) -> str | None:
+    return Table.objects.filter(pk=table_id).values_list("game", flat=True).first()
+
+
+def table_status(table_id: int) -> str | None:
+    return Table.objects.filter(pk=table_id).values_list("status", flat=True).first()
+
+
+def seatings(table_ids: Iterable[int]) -> dict[int, list[int]]:
+    """The player ids at each of these tables, in seat order (one query)."""
+    out: dict[int, list[int]] = {}
+    for table_id, player_id in (
+        Seat.objects.filter(table_id__in=list(table_ids))
+        .order_by("table_id", "number")
+        .values_list("table_id", "player_id")
+    ):
+        out.setdefault(table_id, []).append(player_id)
+    return out

@@ -4,8 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
+from django.utils import timezone
 from rest_framework import serializers
 
+import engine
+
+from . import selectors
+from .clocks import TimeControl
 from .models import GameKind, Move, Player, Seat, Table
 
 
@@ -140,8 +146,6 @@ class TableOut(serializers.ModelSerializer):
     time_control_text = serializers.SerializerMethodField()
 
     def get_time_control_text(self, table: Table) -> str:
-        from .clocks import TimeControl
-
         return TimeControl.from_dict(table.time_control).describe()
 
     def get_seats_taken(self, table: Table) -> int:
@@ -151,13 +155,10 @@ class TableOut(serializers.ModelSerializer):
     def get_scores(self, table: Table) -> dict[str, int]:
         if not table.position:
             return {}
-        tiles: str = table.position["tiles"]
-        return {str(s): tiles.count(str(s)) for s in range(1, table.players + 1)}
+        return {str(seat): n for seat, n in engine.position_scores(table.position).items()}
 
     def get_target(self, table: Table) -> int | None:
-        from engine.pacru import SUPPLY
-
-        return SUPPLY[table.players] if table.game == "pacru" else None
+        return engine.variant(table.game).target(table.players)
 
 
 class TableDetailOut(TableOut):
@@ -184,21 +185,15 @@ class TableDetailOut(TableOut):
         ]
 
     def get_server_time(self, table: Table) -> str:
-        from django.utils import timezone
-
         return timezone.now().isoformat().replace("+00:00", "Z")
 
     def get_clock_grace(self, table: Table) -> float:
-        from django.conf import settings
-
         return float(settings.CLOCK_GRACE_SECONDS)
 
     def _legal(self, table: Table) -> dict[str, Any]:
-        from .selectors import legal_for_turn
-
         cache = self.context.setdefault("_legal", {})
         if table.pk not in cache:
-            cache[table.pk] = legal_for_turn(table)
+            cache[table.pk] = selectors.legal_for_turn(table)
         return cache[table.pk]  # type: ignore[no-any-return]
 
     def get_base_moves(self, table: Table) -> list[str]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from . import services
+from . import botplay, services
 
 
 @shared_task(name="games.tasks.clock_check", acks_late=True)
@@ -22,6 +22,4 @@ def clock_sweep() -> int:
 @shared_task(name="games.tasks.bot_move", acks_late=True)
 def bot_move(table_id: int, actions: int) -> str:
     """A bot is on turn: compute and submit its move (nothing if the table moved on)."""
-    from .botplay import bot_turn
-
-    return bot_turn(table_id=table_id, expected_actions=actions)
+    return botplay.bot_turn(table_id=table_id, expected_actions=actions)

@@ -10,7 +10,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.errors import InvalidInput, NotFound
+from common.errors import InvalidInput, NotFound
 from games.models import GameKind, Player
 
 from . import environment, selectors, services

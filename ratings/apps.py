@@ -7,4 +7,5 @@ class RatingsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        # Django's idiom: receivers are connected once the models are loaded.
         from . import receivers  # noqa: F401  (subscribes to games.events.game_finished)

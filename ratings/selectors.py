@@ -42,3 +42,10 @@ def history(player: Player, game: str | None = None, limit: int | None = None) -
 
 def is_provisional(sigma: float) -> bool:
     return sigma > PROVISIONAL_SIGMA
+
+
+def conservative_ratings(game: str, player_ids: list[int]) -> dict[int, float]:
+    """Player id → conservative rating (μ − 3σ) in ``game``, for those of them who have one."""
+    return dict(
+        Rating.objects.filter(game=game, player_id__in=player_ids).values_list("player_id", "conservative")
+    )

@@ -22,7 +22,8 @@ from django.db import connection, transaction
 from django.db.models import Model, QuerySet
 from django.utils import timezone
 
-from games.models import GameKind, Player, Seat, Table
+from games import selectors as games
+from games.models import GameKind, Player, Table
 
 from . import environment
 from .models import Rating, RatingChange, RatingLedger, RatingUpdate
@@ -40,14 +41,13 @@ class _Current:
 
 
 def _pending(game: str) -> QuerySet[Table]:
-    return Table.objects.filter(
-        game=game, status=Table.Status.FINISHED, rated=True, rating_update__isnull=True
-    ).order_by("finished_at", "id")
+    """The finished rated tables of ``game`` not rated yet, in the order they finished."""
+    return games.finished_tables(game, rated=True).filter(rating_update__isnull=True)
 
 
 def rate_table(*, table_id: int) -> int:
     """Rate the pending tables of this table's game (this one included, if it is rated)."""
-    game = Table.objects.filter(pk=table_id).values_list("game", flat=True).first()
+    game = games.table_game(table_id)
     return apply_pending(game) if game else 0
 
 
@@ -77,23 +77,23 @@ def apply_pending(game: str, progress: Callable[[int, int], None] | None = None)
 
 def _apply(game: str, tables: list[tuple[int, datetime]], current: dict[int, _Current]) -> None:
     """Rate one chunk of tables in order, updating ``current`` and writing history and guards."""
-    seats: dict[int, list[tuple[int, int, int | None]]] = {}
-    for table_id, number, player_id, rank in Seat.objects.filter(
-        table_id__in=[t[0] for t in tables]
-    ).values_list("table_id", "number", "player_id", "rank"):
-        seats.setdefault(table_id, []).append((number, player_id, rank))
+    results = games.game_results(t[0] for t in tables)
+    seats = {
+        table_id: [(s.seat, s.player_id, s.rank) for s in result.seats]
+        for table_id, result in results.items()
+    }
     unseen = {p for group in seats.values() for _, p, _ in group} - current.keys()
     for r in Rating.objects.filter(game=game, player_id__in=unseen):
         current[r.player_id] = _Current(r.mu, r.sigma, r.games, r.last_played)
     changes: list[tuple[Any, ...]] = []
     for table_id, finished_at in tables:
         group = sorted(seats.get(table_id, []))
-        if len(group) < 2 or any(rank is None for _, _, rank in group):
+        if len(group) < 2:
             continue  # nothing to rate (marked as rated all the same, so it is not looked at again)
         before = [
             current.setdefault(p, _Current(environment.MU, environment.SIGMA, 0, None)) for _, p, _ in group
         ]
-        ranks = [int(rank) for _, _, rank in group]  # type: ignore[arg-type]
+        ranks = [rank for _, _, rank in group]
         after = environment.rate(game, [(c.mu, c.sigma) for c in before], ranks)
         for (_, player_id, _), cur, rank, (mu, sigma) in zip(group, before, ranks, after, strict=True):
             changes.append(

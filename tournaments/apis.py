@@ -10,11 +10,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.apis import _player
-from games.errors import InvalidInput, NotFound
+from common.errors import InvalidInput, NotFound
+from common.players import request_player
 from games.models import GameKind, Player, Table
 
-from . import ladders, services
+from . import ladders, selectors, services
 from .models import Challenge, Ladder, League, Registration, Round, Tournament
 
 AUTH = [permissions.IsAuthenticated]
@@ -65,7 +65,7 @@ def _someone(request: Request) -> Player:
     data.is_valid(raise_exception=True)
     pid = data.validated_data.get("player")
     if pid is None:
-        return _player(request)
+        return request_player(request)
     found = Player.objects.filter(pk=pid).first()
     if found is None:
         raise NotFound(f"there is no player {pid}")
@@ -147,7 +147,7 @@ def standings_body(t: Tournament, after_round: int | None = None) -> list[dict[s
             "wins": row.wins,
             "tiebreaks": row.tiebreaks,
         }
-        for row in services.current_standings(t, after_round)
+        for row in selectors.current_standings(t, after_round)
     ]
 
 
@@ -160,7 +160,7 @@ class LeagueListApi(APIView):
     def post(self, request: Request) -> Response:
         data = LeagueIn(data=request.data)
         data.is_valid(raise_exception=True)
-        league = services.league_create(organiser=_player(request), **data.validated_data)
+        league = services.league_create(organiser=request_player(request), **data.validated_data)
         return Response(league_body(league), status=status.HTTP_201_CREATED)
 
 
@@ -179,7 +179,7 @@ class LeagueJoinApi(APIView):
     @extend_schema(request=None, responses={200: dict})
     def post(self, request: Request, slug: str) -> Response:
         league = _league(slug)
-        services.league_join(league=league, player=_player(request))
+        services.league_join(league=league, player=request_player(request))
         return Response(league_body(league))
 
 
@@ -200,7 +200,7 @@ class TournamentListApi(APIView):
         data.is_valid(raise_exception=True)
         v = dict(data.validated_data)
         league = _league(v.pop("league"))
-        t = services.tournament_create(organiser=_player(request), league=league, **v)
+        t = services.tournament_create(organiser=request_player(request), league=league, **v)
         return Response(tournament_body(t, full=True), status=status.HTTP_201_CREATED)
 
 
@@ -241,7 +241,7 @@ def _action(name: str, call: Any, with_player: bool = False) -> type[APIView]:
             operation_id=f"tournament_{name}",
         )
         def post(self, request: Request, tournament_id: int) -> Response:
-            me = _player(request)
+            me = request_player(request)
             call(tournament_id, me, _someone(request) if with_player else me)
             return Response(tournament_body(_tournament(tournament_id), full=True))
 
@@ -325,7 +325,9 @@ class LadderListApi(APIView):
         data = LadderIn(data=request.data)
         data.is_valid(raise_exception=True)
         v = dict(data.validated_data)
-        ladder = ladders.ladder_create(organiser=_player(request), league=_league(v.pop("league")), **v)
+        ladder = ladders.ladder_create(
+            organiser=request_player(request), league=_league(v.pop("league")), **v
+        )
         return Response(ladder_body(ladder), status=status.HTTP_201_CREATED)
 
 
@@ -342,7 +344,7 @@ class LadderActionApi(APIView):
 
     @extend_schema(request=ChallengeIn, responses={200: dict}, operation_id="ladders_action")
     def post(self, request: Request, ladder_id: int, action: str) -> Response:
-        ladder, me = _ladder(ladder_id), _player(request)
+        ladder, me = _ladder(ladder_id), request_player(request)
         if action == "join":
             ladders.ladder_join(ladder=ladder, player=me)
         elif action == "leave":
@@ -371,7 +373,7 @@ class ChallengeActionApi(APIView):
 
     @extend_schema(request=None, responses={200: dict})
     def post(self, request: Request, challenge_id: int, action: str) -> Response:
-        me = _player(request)
+        me = request_player(request)
         if action == "accept":
             table = ladders.challenge_accept(challenge_id=challenge_id, by=me)
             return Response({"challenge": challenge_id, "status": "accepted", "table": table.pk})

@@ -27,16 +27,16 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from common.errors import Conflict, Forbidden, InvalidInput, NotFound
 from games import services as games
 from games.clocks import TimeControl
-from games.errors import Conflict, Forbidden, InvalidInput, NotFound
 from games.models import GameKind, Player, Table
 from ratings import environment
 from ratings.models import Rating
 
 from .models import Challenge, Ladder, LadderMember, League, QueueEntry
 from .pairing import assign_seats
-from .services import _require_organiser
+from .services import require_organiser
 
 CANDIDATES = 12  # matchmaking looks this far down the queue for each table
 
@@ -53,7 +53,7 @@ def ladder_create(
     challenge_places: int = 0,
     challenge_days: float = 3,
 ) -> Ladder:
-    _require_organiser(league, organiser)
+    require_organiser(league, organiser)
     if game not in GameKind.values or seats not in (2, 3, 4):
         raise InvalidInput("a ladder needs a game (shacru, azacru, pacru) and 2 to 4 seats")
     if Ladder.objects.filter(league=league, game=game).exists():

@@ -10,12 +10,12 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from games.apis import _player
-from games.errors import ServiceError
+from common.errors import ServiceError
+from common.http import fragment_response
+from common.players import request_player
 from games.models import GameKind, Player, Table
-from games.pages import fragment_response
 
-from . import apis, services
+from . import apis, botmatches, services
 from .models import Challenge, Ladder, League, Tournament
 
 TIEBREAK_LABELS = {
@@ -89,8 +89,6 @@ class BotMatchForm(forms.Form):
 @login_required
 @require_POST
 def bot_match_page(request: HttpRequest) -> HttpResponse:
-    from games.botplay import bot_match_start
-
     form = BotMatchForm(request.POST)
     if not form.is_valid():
         messages.error(
@@ -100,8 +98,13 @@ def bot_match_page(request: HttpRequest) -> HttpResponse:
     d = form.cleaned_data
     levels = [d[f"seat{n}"] for n in range(1, 5) if d[f"seat{n}"]]
     try:
-        tables = bot_match_start(by=_player(request), game=d["game"], levels=levels, games=d["games"],  # type: ignore[arg-type]
-                                 rated=d["rated"])  # fmt: skip
+        tables = botmatches.bot_match_start(
+            by=request_player(request),
+            game=d["game"],
+            levels=levels,
+            games_count=d["games"],
+            rated=d["rated"],
+        )
     except ServiceError as exc:
         messages.error(request, exc.detail)
     else:
@@ -111,7 +114,7 @@ def bot_match_page(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def dashboard(request: HttpRequest) -> HttpResponse:
-    me = _player(request)  # type: ignore[arg-type]
+    me = request_player(request)
     leagues = League.objects.all() if request.user.is_staff else me.organised_leagues.all()
     form = TournamentForm(request.POST or None)
     form.fields["league"].queryset = leagues  # type: ignore[attr-defined]
@@ -172,7 +175,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         "attention": attention,
         "leagues": leagues,
         "bot_form": BotMatchForm(),
-        "can_bot_match": request.user.is_staff or me.organised_leagues.exists(),
+        "can_bot_match": botmatches.may_start_bot_matches(me),
         "bot_tables": bot_tables,
     }
     return render(request, "tournaments/dashboard.html", context)
@@ -181,7 +184,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def dashboard_action(request: HttpRequest, tournament_id: int, action: str) -> HttpResponse:
-    me = _player(request)  # type: ignore[arg-type]
+    me = request_player(request)
     try:
         if action == "start":
             services.start(tournament_id=tournament_id, by=me)
@@ -204,8 +207,6 @@ def dashboard_action(request: HttpRequest, tournament_id: int, action: str) -> H
 
 
 def ladder_page(request: HttpRequest, ladder_id: int) -> HttpResponse:
-    from .models import Ladder
-
     ladder = Ladder.objects.select_related("league").filter(pk=ladder_id).first()
     if ladder is None:
         raise Http404("no such ladder")

@@ -8,31 +8,31 @@ task); the next round is then paired at once, or the tournament ends.
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
+import engine
+from common.errors import Conflict, Forbidden, InvalidInput, NotFound
+from games import selectors as game_reads
 from games import services as games
 from games.clocks import TimeControl
-from games.errors import Conflict, Forbidden, InvalidInput, NotFound
-from games.models import GameKind, Move, Player, Table
-from ratings.models import Rating
+from games.housebots import house_bot
+from games.models import GameKind, Player, Table
+from games.results import GameResult
+from ratings import selectors as ratings
 
 from . import pairing
 from .models import League, Registration, Round, RoundTable, Season, Tournament
-from .standings import StandingRow, TableResult, standings
+from .selectors import history, is_organiser
+from .standings import standings
 
 # ------------------------------------------------------------------- leagues
 
 
-def is_organiser(league: League, player: Player) -> bool:
-    return player.user.is_staff or league.organisers.filter(pk=player.pk).exists()
-
-
-def _require_organiser(league: League, player: Player) -> None:
+def require_organiser(league: League, player: Player) -> None:
     if not is_organiser(league, player):
         raise Forbidden(f"only organisers of {league.name} may do this")
 
@@ -52,11 +52,6 @@ def league_create(*, organiser: Player, name: str, slug: str = "", description: 
 
 def league_join(*, league: League, player: Player) -> None:
     league.members.add(player)
-
-
-def season_create(*, league: League, by: Player, name: str, starts: Any = None, ends: Any = None) -> Season:
-    _require_organiser(league, by)
-    return Season.objects.create(league=league, name=name, starts=starts, ends=ends)
 
 
 # --------------------------------------------------------------- tournaments
@@ -81,7 +76,7 @@ def tournament_create(
     season: Season | None = None,
     open_registration: bool = True,
 ) -> Tournament:
-    _require_organiser(league, organiser)
+    require_organiser(league, organiser)
     if game not in GameKind.values:
         raise InvalidInput(f"game must be shacru, azacru or pacru, not {game!r}")
     if seats not in (2, 3, 4):
@@ -96,6 +91,7 @@ def tournament_create(
         raise InvalidInput(f"points_scale needs {seats} values, best place first")
     try:
         tc = TimeControl.from_dict(time_control)
+        edition = engine.variant(game).edition_for(edition)
     except ValueError as exc:
         raise InvalidInput(str(exc)) from None
     if season is not None and season.league_id != league.pk:
@@ -105,7 +101,7 @@ def tournament_create(
         season=season,
         name=name,
         game=game,
-        edition=edition if game == "pacru" else "",
+        edition=edition,
         seats=seats,
         format=format,
         rounds=rounds,
@@ -129,7 +125,7 @@ def _locked(tournament_id: int) -> Tournament:
 @transaction.atomic
 def registration_open(*, tournament_id: int, by: Player) -> Tournament:
     t = _locked(tournament_id)
-    _require_organiser(t.league, by)
+    require_organiser(t.league, by)
     if t.status != Tournament.Status.DRAFT:
         raise Conflict(f"registration can be opened only for a draft, and this tournament is {t.status}")
     t.status = Tournament.Status.REGISTRATION
@@ -160,11 +156,8 @@ def register(*, tournament_id: int, player: Player) -> Registration:
 @transaction.atomic
 def register_bot(*, tournament_id: int, level: str, by: Player) -> Registration:
     """An organiser enters a house bot of ``level`` (checked in at once; bots are always there)."""
-    from games.botplay import house_bot
-    from games.errors import InvalidInput
-
     t = _locked(tournament_id)
-    _require_organiser(t.league, by)
+    require_organiser(t.league, by)
     entered = set(Registration.objects.filter(tournament=t).values_list("player_id", flat=True))
     try:
         bot = house_bot(level, exclude=entered)
@@ -194,7 +187,7 @@ def withdraw(*, tournament_id: int, player: Player, by: Player) -> Registration:
     """Withdraw a player (themself, or by an organiser); their running tables end with a resignation."""
     t = _locked(tournament_id)
     if by.pk != player.pk:
-        _require_organiser(t.league, by)
+        require_organiser(t.league, by)
     reg = Registration.objects.filter(tournament=t, player=player).first()
     if reg is None or reg.status == Registration.Status.WITHDRAWN:
         raise Conflict(f"{player} is not registered (or already withdrawn)")
@@ -215,7 +208,7 @@ def withdraw(*, tournament_id: int, player: Player, by: Player) -> Registration:
 def give_bye(*, tournament_id: int, player: Player, by: Player) -> Registration:
     """The organiser gives ``player`` a bye in the next round (a 2-seat event's bye score)."""
     t = _locked(tournament_id)
-    _require_organiser(t.league, by)
+    require_organiser(t.league, by)
     reg = Registration.objects.filter(tournament=t, player=player).exclude(status="withdrawn").first()
     if reg is None:
         raise NotFound(f"{player} is not playing in this tournament")
@@ -229,7 +222,7 @@ def give_bye(*, tournament_id: int, player: Player, by: Player) -> Registration:
 @transaction.atomic
 def start(*, tournament_id: int, by: Player) -> Tournament:
     t = _locked(tournament_id)
-    _require_organiser(t.league, by)
+    require_organiser(t.league, by)
     if t.status not in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION):
         raise Conflict(f"the tournament is {t.status}")
     players = _players(t)
@@ -250,7 +243,7 @@ def start(*, tournament_id: int, by: Player) -> Tournament:
 def next_round(*, tournament_id: int, by: Player) -> Round:
     """Start the next round by hand (the current one must be over)."""
     t = _locked(tournament_id)
-    _require_organiser(t.league, by)
+    require_organiser(t.league, by)
     if t.status != Tournament.Status.RUNNING:
         raise Conflict(f"the tournament is {t.status}")
     current = Round.objects.filter(tournament=t, number=t.current_round).first()
@@ -265,7 +258,7 @@ def next_round(*, tournament_id: int, by: Player) -> Round:
 def repair_round(*, tournament_id: int, by: Player) -> Round:
     """Pair the current round again, while none of its tables has a move."""
     t = _locked(tournament_id)
-    _require_organiser(t.league, by)
+    require_organiser(t.league, by)
     current = Round.objects.filter(tournament=t, number=t.current_round).first()
     if current is None or current.status != Round.Status.RUNNING:
         raise Conflict("there is no round being played to pair again")
@@ -297,55 +290,18 @@ def _more_rounds(t: Tournament) -> bool:
     return t.current_round < t.rounds
 
 
-def _history(
-    t: Tournament, after_round: int | None = None
-) -> tuple[dict[int, Counter[int]], dict[int, list[int]], list[TableResult], Counter[int]]:
-    """Meetings, seats taken, finished results and byes of the rounds so far (or up to a round)."""
-    meetings: dict[int, Counter[int]] = {}
-    seat_history: dict[int, list[int]] = {}
-    results: list[TableResult] = []
-    byes: Counter[int] = Counter()
-    rounds = Round.objects.filter(tournament=t).order_by("number")
-    if after_round is not None:
-        rounds = rounds.filter(number__lte=after_round)
-    for rnd in rounds:
-        byes.update(rnd.byes)
-        for rt in rnd.tables.select_related("table").order_by("number"):
-            seated = {s.number: s.player_id for s in rt.table.seats.all()}
-            order = [seated[n] for n in sorted(seated)]
-            for i, p in enumerate(order):
-                seat_history.setdefault(p, []).append(i + 1)
-                meetings.setdefault(p, Counter()).update(q for q in order if q != p)
-            res = rt.table.result
-            if rt.table.status == Table.Status.FINISHED and res:
-                results.append(
-                    TableResult(
-                        round=rnd.number,
-                        ranks={seated[int(s)]: r for s, r in res["ranking"].items()},
-                        markers={seated[int(s)]: n for s, n in res.get("scores", {}).items()},
-                    )
-                )
-    return meetings, seat_history, results, byes
-
-
-def current_standings(t: Tournament, after_round: int | None = None) -> list[StandingRow]:
-    """Standings now, or as they stood after round ``after_round``."""
-    players = [r.player_id for r in Registration.objects.filter(tournament=t)]
-    _, _, results, byes = _history(t, after_round)
-    return standings(players, results, t.seats, byes=dict(byes), scale=t.points_scale)
-
-
 def _pair_round(t: Tournament) -> Round:
     number = t.current_round + 1
     players = _players(t)
-    meetings, seat_history, results, byes = _history(t)
+    past = history(t)
+    meetings, seat_history, byes = past.meetings, past.seat_history, past.byes
     rows = {
         row.player: row
-        for row in standings([p.pk for p in players], results, t.seats, byes=dict(byes), scale=t.points_scale)
+        for row in standings(
+            [p.pk for p in players], past.results, t.seats, byes=dict(byes), scale=t.points_scale
+        )
     }
-    ratings = dict(
-        Rating.objects.filter(game=t.game, player__in=players).values_list("player_id", "conservative")
-    )
+    rating_of = ratings.conservative_ratings(t.game, [p.pk for p in players])
     manual = {
         r.player_id
         for r in Registration.objects.filter(tournament=t).exclude(status="withdrawn")
@@ -355,7 +311,7 @@ def _pair_round(t: Tournament) -> Round:
         pairing.Entrant(
             id=p.pk,
             score=rows[p.pk].points if p.pk in rows else 0.0,
-            rating=ratings.get(p.pk, 0.0),
+            rating=rating_of.get(p.pk, 0.0),
             meetings=dict(meetings.get(p.pk, {})),
             seat_history=tuple(seat_history.get(p.pk, ())),
             byes=byes[p.pk],
@@ -376,7 +332,7 @@ def _pair_round(t: Tournament) -> Round:
             creator=t.created_by,
             game=t.game,
             players=len(table_plan.players),
-            edition=t.edition or "302",
+            edition=t.edition,
             rated=t.rated,
             join=False,
             time_control=t.time_control,
@@ -393,13 +349,13 @@ def _pair_round(t: Tournament) -> Round:
 
 
 def _scheduled_round(
-    t: Tournament, number: int, active: set[int], history: dict[int, list[int]]
+    t: Tournament, number: int, active: set[int], seats_taken: dict[int, list[int]]
 ) -> pairing.Round:
     tables, byes = [], []
     for players in (t.schedule or [])[number - 1]:
         present = [p for p in players if p in active]
         if len(present) >= 2:
-            tables.append(pairing.Table(pairing.assign_seats(present, history)))
+            tables.append(pairing.Table(pairing.assign_seats(present, seats_taken)))
         else:
             byes.extend(present)
     return pairing.Round(tuple(tables), tuple(byes))
@@ -409,11 +365,9 @@ def _knockout_round(t: Tournament, entrants: list[pairing.Entrant]) -> pairing.R
     last = Round.objects.filter(tournament=t, number=t.current_round).first()
     if last is None:
         return pairing.knockout_round(entrants, t.seats)
-    ranks = []
-    for rt in last.tables.select_related("table").order_by("number"):
-        seated = {s.number: s.player_id for s in rt.table.seats.all()}
-        ranking = (rt.table.result or {}).get("ranking", {})
-        ranks.append({seated[int(s)]: r for s, r in ranking.items()})
+    table_ids = list(last.tables.order_by("number").values_list("table_id", flat=True))
+    finished = game_reads.game_results(table_ids)
+    ranks = [finished[tid].ranks() if tid in finished else {} for tid in table_ids]
     advancing = set(pairing.knockout_advancers(ranks, t.advance)) | set(last.byes)
     return pairing.knockout_round([e for e in entrants if e.id in advancing], t.seats)
 
@@ -430,8 +384,11 @@ def _finish_round(t: Tournament, rnd: Round) -> None:
         t.save(update_fields=["status", "finished_at"])
 
 
-def table_finished(*, table_id: int) -> str:
-    """A table ended: count no-shows, and when its round is complete, pair the next one (idempotent)."""
+def table_finished(*, table_id: int, result: GameResult | None = None) -> str:
+    """A table ended: count no-shows, and when its round is complete, pair the next one (idempotent).
+
+    ``result`` is the one ``game_finished`` carried; without it (an aborted table, a task sent
+    by hand) it is read from games' public results."""
     rt = RoundTable.objects.select_related("round").filter(table_id=table_id).first()
     if rt is None:
         return "not a tournament table"
@@ -439,9 +396,11 @@ def table_finished(*, table_id: int) -> str:
         t = _locked(rt.round.tournament_id)
         rnd = Round.objects.select_for_update().get(pk=rt.round_id)
         rt = RoundTable.objects.select_for_update().get(pk=rt.pk)
-        table = Table.objects.get(pk=table_id)
-        if not rt.counted and table.status in (Table.Status.FINISHED, Table.Status.ABORTED):
-            _count_no_shows(t, table_id)
+        status = game_reads.table_status(table_id)
+        if not rt.counted and status in (Table.Status.FINISHED, Table.Status.ABORTED):
+            result = result or game_reads.game_result(table_id)
+            if result is not None:
+                _count_no_shows(t, result)
             rt.counted = True
             rt.save(update_fields=["counted"])
         if rnd.status == Round.Status.FINISHED:
@@ -457,16 +416,10 @@ def table_finished(*, table_id: int) -> str:
         return "round finished"
 
 
-def _count_no_shows(t: Tournament, table_id: int) -> None:
-    """A timeout of a seat that never moved at that table is a no-show; two withdraw the player."""
-    actions = list(Move.objects.filter(table_id=table_id).order_by("seq"))
-    moved = {m.seat for m in actions if m.kind == Move.Kind.MOVE}
-    absent = {m.seat for m in actions if m.kind == Move.Kind.TIMEOUT and m.seat not in moved}
-    if not absent:
-        return
-    seats = dict(Table.objects.get(pk=table_id).seats.values_list("number", "player_id"))
-    for seat in absent:
-        reg = Registration.objects.filter(tournament=t, player_id=seats[seat]).first()
+def _count_no_shows(t: Tournament, result: GameResult) -> None:
+    """A seat that lost on time without ever moving at the table is a no-show; two withdraw the player."""
+    for player_id in result.no_shows():
+        reg = Registration.objects.filter(tournament=t, player_id=player_id).first()
         if reg is None or reg.status == Registration.Status.WITHDRAWN:
             continue
         reg.no_shows += 1

@@ -2,20 +2,24 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from celery import shared_task
 
-from . import services
+from games.results import GameResult
+
+from . import ladders, services
 
 
 @shared_task(name="tournaments.tasks.table_finished", acks_late=True)
-def table_finished(table_id: int) -> str:
-    """A table finished: when its round is complete, pair the next round (or end the event)."""
-    return services.table_finished(table_id=table_id)
+def table_finished(table_id: int, result: dict[str, Any] | None = None) -> str:
+    """A table finished: count its no-shows; when its round is complete, pair the next round
+    (or end the event)."""
+    typed = GameResult.from_dict(result) if result else None
+    return services.table_finished(table_id=table_id, result=typed)
 
 
 @shared_task(name="tournaments.tasks.ladder_housekeeping", acks_late=True)
 def ladder_housekeeping() -> dict[str, int]:
     """Periodic: expire unanswered challenges and form tables from the matchmaking queues."""
-    from . import ladders
-
     return ladders.housekeeping()

@@ -28,6 +28,7 @@ from ..notation import TURN_SYMBOLS, with_effects
 from ..pacru import PacruState, generate, power
 from ..state import PINCER, State
 from ..stepgames import ShacruState
+from ..stepgames import generate as step_generate
 
 
 class Bot(Protocol):
@@ -45,8 +46,6 @@ def mobility(state: State, seat: int) -> list[tuple[int, ...]]:
     if isinstance(state, PacruState):
         return generate(state.tiles, state.occ, seat)
     assert isinstance(state, ShacruState)
-    from ..stepgames import generate as step_generate
-
     return step_generate(state.tiles, state.occ, seat, state.long_moves)
 
 

@@ -56,11 +56,13 @@ def test_the_admin_index_links_every_games_model(admin_client: Client) -> None:
 def test_player_changelist_search_and_filter(admin_client: Client, games: dict[str, Table]) -> None:
     bot = services.player_register(username="robot", password="correct-horse-9", display_name="Robot")
     Player.objects.filter(pk=bot.pk).update(is_bot=True)
+    # Every account has a player, the superuser "boss" included.
     assert {p.display_name for p in changelist(admin_client, "/admin/games/player/")} == {
         "Alice",
         "Bob",
         "Carol",
         "Robot",
+        "boss",
     }
     assert [p.display_name for p in changelist(admin_client, "/admin/games/player/?q=ali")] == ["Alice"]
     # search reaches the user's username too
@@ -69,7 +71,7 @@ def test_player_changelist_search_and_filter(admin_client: Client, games: dict[s
         "Robot"
     ]
     humans = changelist(admin_client, "/admin/games/player/?is_bot__exact=0&q=o")
-    assert {p.display_name for p in humans} == {"Bob", "Carol"}
+    assert {p.display_name for p in humans} == {"Bob", "Carol", "boss"}
 
 
 def test_table_changelist_search_and_filter(admin_client: Client, games: dict[str, Table]) -> None:

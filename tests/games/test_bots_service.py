@@ -5,7 +5,8 @@ from __future__ import annotations
 from django.core.management import call_command
 
 from games import services
-from games.botplay import bot_accounts, bot_turn, run_bot_turns
+from games.botplay import bot_turn, run_bot_turns
+from games.housebots import bot_accounts
 from games.models import Move, Table
 from games.tasks import bot_move
 

@@ -180,7 +180,7 @@ def test_a_move_racing_the_timeout_at_the_deadline_has_one_outcome(settings: Any
 
 
 def test_a_bot_table_plays_to_the_end_on_the_worker(celery: Celery) -> None:
-    from games.botplay import bot_accounts
+    from games.housebots import bot_accounts
 
     celery.start()
     celery.wait_ready()

@@ -12,6 +12,8 @@ import engine
 from engine.playout import random_game
 from games.events import game_finished
 from games.models import Seat, Table
+from games.results import GameResult
+from games.selectors import game_result
 
 from .conftest import Actor
 
@@ -37,10 +39,10 @@ def test_a_full_pacru_game_through_the_api(
     make_actor: Callable[..., Actor], players: int, seed: int, django_capture_on_commit_callbacks: Any
 ) -> None:
     actors = [make_actor(f"p{i}") for i in range(players)]
-    events: list[int] = []
+    events: list[GameResult] = []
 
-    def on_finish(sender: Any, table_id: int, **kw: Any) -> None:
-        events.append(table_id)
+    def on_finish(sender: Any, result: GameResult, **kw: Any) -> None:
+        events.append(result)
 
     game_finished.connect(on_finish)
     try:
@@ -58,7 +60,21 @@ def test_a_full_pacru_game_through_the_api(
         assert seat["markers"] == final.scores[seat["number"]]
         assert (seat["state"] == "out") == (seat["number"] in final.eliminated)
     assert detail["base_moves"] == [] and detail["to_move"] is None
-    assert events == [detail["id"]]
+    # game_finished carried the typed result, once, after the commit.
+    assert [e.table_id for e in events] == [detail["id"]]
+    result = events[0]
+    assert result.game == "pacru" and result.players == players and result.rated
+    by_player = {a.player.pk: n for n, a in enumerate(actors, start=1)}
+    assert [s.seat for s in result.seats] == list(range(1, players + 1))
+    for s in result.seats:
+        assert by_player[s.player_id] == s.seat
+        assert s.rank == ranking[s.seat] and s.markers == final.scores[s.seat]
+        if s.seat in final.eliminated:  # nobody resigned or ran out of time in these games
+            assert s.ending in ("blocked", "captured")
+        else:
+            assert s.ending == "finished"
+    assert GameResult.from_dict(result.to_dict()) == result
+    assert game_result(detail["id"]) == result
 
 
 @pytest.mark.parametrize("game", ["shacru", "azacru"])

@@ -13,7 +13,9 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from games import services as game_services
+from games.events import game_finished
 from games.models import Player, Seat, Table
+from games.selectors import game_result
 from ratings import environment, services
 from ratings.models import Rating, RatingChange, RatingUpdate
 from ratings.tasks import rate_pending, rate_table
@@ -193,9 +195,9 @@ def test_a_finished_game_is_rated_through_the_event(alice: Actor, bob: Actor) ->
     game_services.seat_join(table_id=table.pk, player=bob.player)
     game_services.game_resign(table_id=table.pk, player=bob.player)
     # the test database runs each test in a transaction: deliver the on-commit event by hand
-    from games.events import game_finished
-
-    game_finished.send(sender=Table, table_id=table.pk)
+    result = game_result(table.pk)
+    assert result is not None and [s.ending for s in result.seats] == ["finished", "resigned"]
+    game_finished.send(sender=Table, result=result)
     assert rating(alice.player, "shacru")[0] > 25 > rating(bob.player, "shacru")[0]
 
 

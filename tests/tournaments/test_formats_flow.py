@@ -10,7 +10,7 @@ from django.conf import settings
 
 from games import services as games
 from games.models import Table
-from tournaments import services
+from tournaments import selectors, services
 from tournaments.models import Registration, Round, Tournament
 
 from ..games.conftest import Actor
@@ -64,7 +64,7 @@ def test_a_round_robin_is_played_to_the_end(
         for tb in Table.objects.filter(round_table__round__tournament=t)
     }
     assert len(met) == 6, "every pair met once"
-    rows = services.current_standings(t)
+    rows = selectors.current_standings(t)
     assert sum(r.points for r in rows) == 6 and all(r.played == 3 for r in rows)
 
 

@@ -7,9 +7,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from config.celery import app
-from games import services
-from games.botplay import bot_accounts, run_bot_turns
+from games import dispatch, services
+from games.botplay import run_bot_turns
+from games.housebots import bot_accounts
 from games.models import GameKind, Player, Table
 
 
@@ -46,7 +46,7 @@ class Command(BaseCommand):
                 services.seat_join(table_id=table.pk, player=bot, seat=seat)
             tables.append(table.pk)
         self.stdout.write(f"started tables {', '.join(map(str, tables))}")
-        if not app.conf.task_always_eager:
+        if not dispatch.in_process():
             self.stdout.write("the bot workers (queue 'bots') play them; follow them on the site")
             return
         while Table.objects.filter(pk__in=tables, status=Table.Status.ACTIVE).exists():

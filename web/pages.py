@@ -1,4 +1,4 @@
-"""Server-rendered pages: the lobby, the game page, sign-up and guest play.
+"""Server-rendered pages: the lobby, the game page (with the players' ratings), sign-up and guest play.
 
 Every write goes through the same services as the API (same checks, same
 transactions); pages add session authentication with CSRF. The game page is
@@ -7,9 +7,7 @@ a shell: ``static/js/game.js`` draws the board and talks to the API.
 
 from __future__ import annotations
 
-import hashlib
 import secrets
-from collections.abc import Callable
 from typing import Any
 
 from django import forms
@@ -20,16 +18,16 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.template.loader import render_to_string
 from django.views.decorators.http import require_POST
 
 import engine
+from common.errors import ServiceError
+from common.http import conditional
+from common.players import visitor_player
 from engine.render import board_text
-
-from . import selectors, services
-from .apis import _player as api_player
-from .errors import ServiceError
-from .models import GameKind, Player, Table
+from games import selectors, services
+from games.models import GameKind, Table
+from ratings import selectors as ratings
 
 #: Time controls offered by the lobby form (the API takes any valid one).
 TIME_CONTROLS: dict[str, dict[str, Any]] = {
@@ -82,14 +80,9 @@ class SignupForm(UserCreationForm):  # type: ignore[type-arg]
         fields = ("username",)
 
 
-def _player(request: HttpRequest) -> Player | None:
-    """The logged-in visitor's player (made on first use, as in the API), or ``None``."""
-    return api_player(request) if request.user.is_authenticated else None  # type: ignore[arg-type]
-
-
 def _lobby_context(request: HttpRequest) -> dict[str, Any]:
     tables = selectors.table_list()
-    me = _player(request)
+    me = visitor_player(request)
     mine: list[dict[str, Any]] = []
     if me is not None:
         for t in (
@@ -108,22 +101,6 @@ def _lobby_context(request: HttpRequest) -> dict[str, Any]:
         "active_tables": tables.filter(status=Table.Status.ACTIVE).order_by("-started_at")[:20],
         "finished_tables": tables.filter(status=Table.Status.FINISHED).order_by("-finished_at")[:10],
     }
-
-
-def conditional(request: HttpRequest, etag: str, build: Callable[[], HttpResponse]) -> HttpResponse:
-    """Answer ``304`` when the client already has ``etag``; otherwise ``build()`` the response."""
-    etag = f'"{etag}"'
-    response = HttpResponse(status=304) if etag in request.headers.get("If-None-Match", "") else build()
-    response["ETag"] = etag
-    response["Cache-Control"] = "no-cache"
-    return response
-
-
-def fragment_response(request: HttpRequest, template: str, context: dict[str, Any]) -> HttpResponse:
-    """A page fragment for live polling, tagged by its content: ``304`` when unchanged."""
-    html = render_to_string(template, context, request=request)
-    tag = hashlib.blake2b(html.encode(), digest_size=12).hexdigest()
-    return conditional(request, tag, lambda: HttpResponse(html))
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -149,7 +126,7 @@ def table_create_page(request: HttpRequest) -> HttpResponse:
         context.update(form=form, guest_play=settings.GUEST_PLAY)
         return render(request, "games/home.html", context, status=400)
     data = form.cleaned_data
-    player = _player(request)
+    player = visitor_player(request)
     assert player is not None
     try:
         table = services.table_create(
@@ -172,7 +149,7 @@ def table_create_page(request: HttpRequest) -> HttpResponse:
 @require_POST
 def table_action_page(request: HttpRequest, table_id: int, action: str) -> HttpResponse:
     """Join, leave or invite a bot from a page (the game page's own moves go through the API)."""
-    player = _player(request)
+    player = visitor_player(request)
     assert player is not None
     try:
         if action == "join":
@@ -193,23 +170,16 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         table = selectors.table_detail(table_id)
     except Table.DoesNotExist:
         raise Http404(f"there is no table {table_id}") from None
-    me = _player(request)
+    me = visitor_player(request)
     my_seat = next((s.number for s in table.seats.all() if me and s.player_id == me.pk), None)
-    from ratings.models import Rating
-
-    ratings = {
-        r.player_id: r
-        for r in Rating.objects.filter(
-            game=table.game, player_id__in=[s.player_id for s in table.seats.all()]
-        )
-    }
+    seat_ratings = ratings.conservative_ratings(table.game, [s.player_id for s in table.seats.all()])
     boot = {
         "id": table.pk,
         "game": table.game,
         "mySeat": my_seat,
         "api": f"/api/v1/tables/{table.pk}/",
         "ratings": {
-            str(s.number): (f"{ratings[s.player_id].conservative:.1f}" if s.player_id in ratings else "new")
+            str(s.number): (f"{seat_ratings[s.player_id]:.1f}" if s.player_id in seat_ratings else "new")
             for s in table.seats.all()
         },
     }
@@ -232,7 +202,8 @@ def signup(request: HttpRequest) -> HttpResponse:
         form = SignupForm(request.POST)
         if form.is_valid():
             user = form.save()
-            Player.objects.create(user=user, display_name=form.cleaned_data["display_name"] or user.username)
+            if form.cleaned_data["display_name"]:
+                services.player_rename(player=user.player, display_name=form.cleaned_data["display_name"])
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             return redirect("home")
     else:
@@ -250,9 +221,9 @@ def play_bot(request: HttpRequest) -> HttpResponse:
         user = get_user_model().objects.create_user(username=username)
         user.set_unusable_password()
         user.save()
-        Player.objects.create(user=user, display_name=username.replace("guest-", "Guest "))
+        services.player_rename(player=user.player, display_name=username.replace("guest-", "Guest "))
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-    player = _player(request)
+    player = visitor_player(request)
     assert player is not None
     level = request.POST.get("level", "greedy")
     game = request.POST.get("game", "pacru")

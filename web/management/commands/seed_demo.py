@@ -11,8 +11,10 @@ from rest_framework.authtoken.models import Token
 
 from engine.playout import random_step
 from games import services
-from games.botplay import bot_accounts
+from games.housebots import bot_accounts
 from games.models import Player, Table
+from tournaments import ladders
+from tournaments import services as events
 
 DEMO_PASSWORD = "demo-pass-2026"
 DEMO_PLAYERS = [("alice", "Alice"), ("bob", "Bob"), ("carol", "Carol"), ("dave", "Dave")]
@@ -32,7 +34,7 @@ class Command(BaseCommand):
             for name, display in DEMO_PLAYERS
         }
         organiser = User.objects.create_superuser("organiser", password=DEMO_PASSWORD)
-        Player.objects.create(user=organiser, display_name="Organiser")
+        services.player_rename(player=organiser.player, display_name="Organiser")
         for player in players.values():
             Token.objects.get_or_create(user=player.user)
         a, b, c, d = (players[n] for n, _ in DEMO_PLAYERS)
@@ -66,9 +68,6 @@ class Command(BaseCommand):
 
     def _club(self, organiser: Player, members: list[Player]) -> None:
         """A league with a Swiss open for registration and a Pacru ladder."""
-        from tournaments import ladders
-        from tournaments import services as events
-
         league = events.league_create(organiser=organiser, name="Demo Club", slug="demo-club")
         swiss = events.tournament_create(
             organiser=organiser,

@@ -27,8 +27,8 @@ def forget_tokens(**_: Any) -> None:
     _CACHE.clear()
 
 
-post_delete.connect(forget_tokens, sender=Token, dispatch_uid="games.auth.token_deleted")
-post_save.connect(forget_tokens, sender=settings.AUTH_USER_MODEL, dispatch_uid="games.auth.user_saved")
+post_delete.connect(forget_tokens, sender=Token, dispatch_uid="common.auth.token_deleted")
+post_save.connect(forget_tokens, sender=settings.AUTH_USER_MODEL, dispatch_uid="common.auth.user_saved")
 
 
 class PlayerTokenAuthentication(TokenAuthentication):

@@ -1,0 +1,110 @@
+"""Submitting a move: the hot path of the service, one transaction under the table's row lock."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db import transaction
+from django.utils import timezone
+
+import engine
+
+from .. import rows
+from ..clocks import SeatClock, TimeControl, charge, clamp_to_flag
+from ..errors import Flagged, IllegalMoveError, NotYourTurn, StalePly, TableNotActive
+from ..models import Move, Player, Table
+from ..selectors import current_state
+from .timeouts import timeout_if_due
+from .transitions import locked_table_and_seat, record_transition
+
+
+@dataclass(frozen=True)
+class MoveOutcome:
+    move: Move
+    table: Table
+    created: bool
+
+
+def normalize(text: str) -> str:
+    """The submitted move as compared for retries: lower case, no white space."""
+    return "".join(text.split()).lower()
+
+
+def move_submit(
+    *, table_id: int, player: Player, ply: int, move: str, now: datetime | None = None
+) -> MoveOutcome:
+    """Adjudicate and record one move answering position ``ply``.
+
+    The clock is checked first: a player whose time ran out (past the grace)
+    loses on time instead, and gets 409 ``flagged``. A stale ``ply`` is refused
+    with 409 and the current ply, unless it is an exact retry of the move this
+    player already made at that ply, which returns the recorded move unchanged.
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        table, seat = locked_table_and_seat(table_id, player)
+        on_turn = table.to_move
+        flagged = timeout_if_due(table, now)
+        if not flagged:
+            return _adjudicate(table, seat, ply, move, now)
+    # The timeout is committed; the move is refused.
+    if flagged == "aborted":
+        detail = "the table was aborted: the first move was not made in time"
+    elif on_turn == seat:
+        detail = "your time ran out before the move arrived: you lost on time"
+    else:
+        detail = f"seat {on_turn} lost on time just now: reload the table"
+    raise Flagged(detail, ply=table.ply)
+
+
+def _adjudicate(table: Table, seat: int, ply: int, move: str, now: datetime) -> MoveOutcome:
+    if ply != table.ply:
+        if 0 <= ply < table.ply:
+            done = Move.objects.filter(table=table, kind=Move.Kind.MOVE, ply=ply + 1).first()
+            text = normalize(move)
+            if done is not None and done.seat == seat and text in (done.submitted, done.notation):
+                return MoveOutcome(done, table, created=False)
+        raise StalePly(
+            f"you answered ply {ply} but the table is at ply {table.ply}: reload and try again",
+            ply=table.ply,
+        )
+    if table.status != Table.Status.ACTIVE:
+        raise TableNotActive(f"table {table.pk} is {table.status}: no moves can be made")
+    state = current_state(table)
+    if seat in state.eliminated:
+        raise NotYourTurn("you are out of this game")
+    if table.to_move != seat:
+        raise NotYourTurn(f"it is seat {table.to_move}'s turn, not yours (seat {seat})")
+    try:
+        after = state.play(move)
+    except engine.IllegalMove as exc:
+        raise IllegalMoveError(str(exc)) from None
+    assert after.last_move is not None
+    fields = _charge_mover(table, seat, now)
+    record = rows.insert_move(
+        Move(
+            table_id=table.pk,
+            seq=table.actions,
+            ply=after.ply,
+            seat=seat,
+            kind=Move.Kind.MOVE,
+            notation=after.last_move,
+            submitted=normalize(move)[:80],
+        )
+    )
+    rows.update_fields(table, fields + record_transition(table, after, now))
+    return MoveOutcome(record, table, created=True)
+
+
+def _charge_mover(table: Table, seat: int, now: datetime) -> list[str]:
+    """Take the time of this turn off the mover's clock (not before the first move)."""
+    tc = TimeControl.from_dict(table.time_control)
+    if not tc.timed or table.ply == 0 or table.turn_started_at is None or not table.clocks:
+        return []
+    clock = SeatClock.from_dict(table.clocks[str(seat)])
+    elapsed = clamp_to_flag(tc, clock, (now - table.turn_started_at).total_seconds())
+    after = charge(tc, clock, elapsed)
+    assert after is not None, "a move within the grace is charged up to the flag"
+    table.clocks = {**table.clocks, str(seat): after.to_dict()}
+    return ["clocks"]

@@ -1,0 +1,100 @@
+"""Game records: a table's record in the engine's text format, and importing a finished one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from common.errors import InvalidInput
+from engine.records import Record, RecordError, parse_record
+
+from ..models import Move, Player, Seat, Table
+from ..selectors import initial_state, move_history
+from .transitions import ELIMINATION_REASONS, finish
+
+
+def record_text(table: Table) -> str:
+    """The table's game record in the engine's format, with player names."""
+    headers: dict[str, Any] = {"Table": str(table.pk)}
+    for seat in table.seats.select_related("player__user").order_by("number"):
+        headers[f"Seat{seat.number}"] = seat.player.user.get_username()
+    if table.started_at:
+        headers["Date"] = table.started_at.date().isoformat()
+    record = Record(
+        game=table.game,
+        players=table.players,
+        edition=table.edition or "302",
+        ply_limit=table.ply_limit,
+        start=table.initial_position,
+        headers=headers,
+        actions=[m.action for m in move_history(table)],
+    )
+    return record.to_text()
+
+
+@transaction.atomic
+def table_import_record(*, text: str, imported_by: Player, rated: bool = False) -> Table:
+    """Create a finished table from a game record (staff only; checked by the caller)."""
+    try:
+        record = parse_record(text)
+        final = record.replay()
+    except RecordError as exc:
+        raise InvalidInput(f"the record does not replay: {exc}") from None
+    if not final.is_over:
+        raise InvalidInput("only finished games can be imported: the record's game is not over")
+    players: list[Player] = []
+    for number in range(1, record.players + 1):
+        name = record.headers.get(f"Seat{number}")
+        if not name:
+            raise InvalidInput(f"the record has no Seat{number} header naming the player")
+        found = Player.objects.filter(user__username__iexact=name).first()
+        if found is None:
+            raise InvalidInput(f"Seat{number}: there is no player with the username {name!r}")
+        players.append(found)
+    if len({p.pk for p in players}) != len(players):
+        raise InvalidInput("a player cannot sit at two seats of one table")
+    now = timezone.now()
+    table = Table.objects.create(
+        game=record.game,
+        edition=final.edition,
+        players=record.players,
+        ply_limit=record.ply_limit,
+        rated=rated,
+        created_by=imported_by,
+        status=Table.Status.ACTIVE,
+        started_at=now,
+        initial_position=record.start,
+    )
+    Seat.objects.bulk_create(
+        Seat(table=table, number=n, player=p, colour=Seat.COLOURS[n]) for n, p in enumerate(players, 1)
+    )
+    state = initial_state(table)
+    moves = []
+    for seq, action in enumerate(record.actions):
+        kind, _, who = action.partition(" ")
+        if kind in ("resign", "timeout") and who.isdigit():
+            state = state.eliminate(int(who), kind)
+            moves.append(Move(table=table, seq=seq, seat=int(who), kind=kind, notation=""))
+        else:
+            seat_number = state.to_move
+            state = state.play(action)
+            assert state.last_move is not None
+            moves.append(
+                Move(table=table, seq=seq, ply=state.ply, seat=seat_number, notation=state.last_move)
+            )
+        for number, reason in state.last_eliminations:
+            Seat.objects.filter(table=table, number=number).update(
+                state=Seat.State.OUT,
+                eliminated_at_ply=state.ply,
+                elimination_reason=ELIMINATION_REASONS[reason],
+            )
+    Move.objects.bulk_create(moves)
+    table.actions = len(moves)
+    table.position = state.to_dict()
+    table.ply = state.ply
+    table.to_move = None
+    fields = ["actions", "position", "ply", "to_move", *finish(table, state, now)]
+    table.save(update_fields=fields)
+    return table

@@ -1,0 +1,171 @@
+"""Tables: opening one, taking and leaving seats, inviting bots, starting, resigning."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+import engine
+from common.errors import Conflict, Forbidden, InvalidInput
+
+from ..clocks import TimeControl
+from ..errors import TableNotActive
+from ..housebots import house_bot
+from ..models import Move, Player, Seat, Table
+from ..selectors import current_state, initial_state
+from .timeouts import timeout_if_due
+from .transitions import (
+    locked_table,
+    record_transition,
+    schedule_bot_turn,
+    schedule_clock_check,
+    seat_of,
+    set_deadline,
+)
+
+
+@transaction.atomic
+def table_create(
+    *,
+    creator: Player,
+    game: str,
+    players: int,
+    edition: str = "302",
+    ply_limit: int = 1000,
+    rated: bool = True,
+    join: bool = True,
+    seat: int | None = None,
+    time_control: dict[str, Any] | None = None,
+    no_show: str = "abort",
+) -> Table:
+    """Open a table; the creator takes a seat unless ``join`` is false."""
+    try:
+        edition = engine.variant(game).edition_for(edition)
+        engine.new_game(game, players, edition=edition, ply_limit=ply_limit)
+        tc = TimeControl.from_dict(time_control)
+    except ValueError as exc:
+        raise InvalidInput(str(exc)) from None
+    table = Table.objects.create(
+        game=game,
+        edition=edition,
+        players=players,
+        ply_limit=ply_limit,
+        rated=rated,
+        created_by=creator,
+        time_control=tc.to_dict(),
+        no_show=no_show,
+    )
+    if join:
+        return seat_join(table_id=table.pk, player=creator, seat=seat)
+    return table
+
+
+@transaction.atomic
+def seat_join(*, table_id: int, player: Player, seat: int | None = None) -> Table:
+    """Take a seat (the lowest free one unless ``seat`` is given); start when full."""
+    table = locked_table(table_id)
+    if table.status != Table.Status.OPEN:
+        raise TableNotActive(f"table {table_id} is {table.status}: only open tables can be joined")
+    taken = dict(Seat.objects.filter(table=table).values_list("number", "player_id"))
+    if player.pk in taken.values():
+        raise Conflict(f"you already have a seat at table {table_id}", seat=_key_of(taken, player.pk))
+    free = [n for n in range(1, table.players + 1) if n not in taken]
+    if seat is None:
+        seat = free[0]
+    elif not 1 <= seat <= table.players:
+        raise InvalidInput(f"seat must be 1…{table.players} at this table, not {seat}")
+    elif seat in taken:
+        raise Conflict(f"seat {seat} at table {table_id} is taken; free seats: {free}")
+    Seat.objects.create(table=table, number=seat, player=player, colour=Seat.COLOURS[seat])
+    if len(taken) + 1 == table.players:
+        _start(table)
+    return table
+
+
+@transaction.atomic
+def bot_invite(*, table_id: int, player: Player, level: str, seat: int | None = None) -> Table:
+    """Seat a house bot of ``level`` at an open table; only someone seated there, the table's
+    creator or staff may invite. The table starts if this fills it."""
+    table = locked_table(table_id)
+    if table.status != Table.Status.OPEN:
+        raise TableNotActive(f"table {table_id} is {table.status}: bots can be invited only before it starts")
+    seated = Seat.objects.filter(table=table, player=player).exists()
+    if not (seated or table.created_by_id == player.pk or player.user.is_staff):
+        raise Forbidden(f"only the players at table {table_id} or its creator can invite a bot")
+    try:
+        bot = house_bot(level, not_at_table=table.pk)
+    except ValueError as exc:
+        raise InvalidInput(str(exc)) from None
+    return seat_join(table_id=table.pk, player=bot, seat=seat)
+
+
+def _key_of(mapping: dict[int, int], value: int) -> int | None:
+    return next((k for k, v in mapping.items() if v == value), None)
+
+
+def _start(table: Table) -> None:
+    state = initial_state(table)
+    now = timezone.now()
+    tc = TimeControl.from_dict(table.time_control)
+    table.status = Table.Status.ACTIVE
+    table.started_at = now
+    table.position = state.to_dict()
+    table.ply = state.ply
+    table.to_move = state.to_move
+    table.bot_seats = list(
+        Seat.objects.filter(table=table, player__is_bot=True)
+        .order_by("number")
+        .values_list("number", flat=True)
+    )
+    fields = ["status", "started_at", "position", "ply", "to_move", "bot_seats"]
+    if tc.timed:
+        table.clocks = {str(n): tc.initial_clock().to_dict() for n in range(1, table.players + 1)}
+        fields += ["clocks", *set_deadline(table, tc, now)]
+        schedule_clock_check(table)
+    table.save(update_fields=fields)
+    schedule_bot_turn(table)
+
+
+@transaction.atomic
+def seat_leave(*, table_id: int, player: Player) -> Table:
+    """Give up a seat before the table starts; an empty table is aborted."""
+    table = locked_table(table_id)
+    if table.status != Table.Status.OPEN:
+        raise TableNotActive(
+            f"table {table_id} is {table.status}: you can leave only before it starts (resign instead)"
+        )
+    seat_of(table, player).delete()
+    if not Seat.objects.filter(table=table).exists():
+        table.status = Table.Status.ABORTED
+        table.finished_at = timezone.now()
+        table.save(update_fields=["status", "finished_at"])
+    return table
+
+
+@transaction.atomic
+def game_resign(*, table_id: int, player: Player) -> Table:
+    """Resign: the player is out (RULES 6.5), the others play on."""
+    table = locked_table(table_id)
+    seat = seat_of(table, player)
+    if timeout_if_due(table, timezone.now()):
+        table.refresh_from_db()
+        seat.refresh_from_db()
+    return _eliminate(table, seat, "resign")
+
+
+def _eliminate(table: Table, seat: Seat, reason: str) -> Table:
+    if table.status != Table.Status.ACTIVE:
+        raise TableNotActive(f"table {table.pk} is {table.status}")
+    if seat.state != Seat.State.PLAYING:
+        raise Conflict(f"seat {seat.number} is already out of the game")
+    try:
+        after = current_state(table).eliminate(seat.number, reason)
+    except engine.IllegalMove as exc:
+        raise Conflict(str(exc)) from None
+    now = timezone.now()
+    Move.objects.create(table=table, seq=table.actions, ply=None, seat=seat.number, kind=reason, notation="")
+    fields = record_transition(table, after, now)
+    table.save(update_fields=fields)
+    return table

@@ -1,0 +1,172 @@
+"""What every write to a table shares: locking it, recording the engine's new state on the table
+and its seats, the clock deadline, finishing, and the after-commit work (clock checks, bot
+turns, ``game_finished``)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+import engine
+from common.errors import NotFound
+
+from .. import dispatch, rows
+from ..clocks import SeatClock, TimeControl, time_available
+from ..errors import NotSeated
+from ..events import game_finished
+from ..models import Move, Player, Seat, Table
+from ..results import GameResult, SeatResult, seat_ending
+
+ELIMINATION_REASONS = {
+    "blocked": Seat.Reason.BLOCKED,
+    "captured": Seat.Reason.CAPTURED,
+    "resign": Seat.Reason.RESIGNED,
+    "timeout": Seat.Reason.TIMEOUT,
+}
+
+
+def locked_table(table_id: int) -> Table:
+    try:
+        return Table.objects.select_for_update().get(pk=table_id)
+    except Table.DoesNotExist:
+        raise NotFound(f"there is no table {table_id}") from None
+
+
+def locked_table_and_seat(table_id: int, player: Player) -> tuple[Table, int]:
+    """Lock the table row and find the player's seat number in the same query."""
+    table, number = rows.lock_table_for_player(table_id, player.pk)
+    if table is None:
+        raise NotFound(f"there is no table {table_id}")
+    if number is None:
+        raise NotSeated(f"you have no seat at table {table_id}")
+    return table, number
+
+
+def seat_of(table: Table, player: Player) -> Seat:
+    seat = Seat.objects.filter(table=table, player=player).first()
+    if seat is None:
+        raise NotSeated(f"you have no seat at table {table.pk}")
+    return seat
+
+
+def grace() -> timedelta:
+    """How long past a deadline a move is still accepted (network lag), and timeouts wait."""
+    return timedelta(seconds=settings.CLOCK_GRACE_SECONDS)
+
+
+def _first_move_window(tc: TimeControl) -> timedelta:
+    if tc.kind == "correspondence":
+        return timedelta(seconds=tc.per_move)
+    return timedelta(seconds=settings.FIRST_MOVE_SECONDS)
+
+
+def set_deadline(table: Table, tc: TimeControl, now: datetime) -> list[str]:
+    """Start the clock of the seat on turn if the turn changed; recompute the deadline."""
+    if not tc.timed or table.status != Table.Status.ACTIVE or table.to_move is None:
+        table.deadline = None
+        return ["deadline"]
+    table.turn_started_at = now
+    if table.ply == 0:
+        # Nobody has moved yet: the first player's clock does not run, the abort window does.
+        table.deadline = now + _first_move_window(tc)
+    else:
+        clock = SeatClock.from_dict(table.clocks[str(table.to_move)])
+        table.deadline = now + timedelta(seconds=time_available(tc, clock))
+    return ["turn_started_at", "deadline"]
+
+
+def record_transition(table: Table, state: engine.State, now: Any) -> list[str]:
+    """Copy the engine's new state onto the table row and its seats; return changed table fields."""
+    before = table.to_move
+    table.position = state.to_dict()
+    table.ply = state.ply
+    table.to_move = None if state.is_over else state.to_move
+    table.actions += 1
+    fields = ["position", "ply", "to_move", "actions"]
+    for seat_number, reason in state.last_eliminations:
+        Seat.objects.filter(table=table, number=seat_number).update(
+            state=Seat.State.OUT,
+            eliminated_at_ply=state.ply,
+            elimination_reason=ELIMINATION_REASONS[reason],
+        )
+    if state.is_over:
+        fields += finish(table, state, now)
+    tc = TimeControl.from_dict(table.time_control)
+    if tc.timed and (table.to_move != before or state.is_over or state.last_move is not None):
+        fields += set_deadline(table, tc, now)
+    if "deadline" in fields:
+        schedule_clock_check(table)
+    schedule_bot_turn(table)
+    return fields
+
+
+def schedule_bot_turn(table: Table) -> None:
+    """After commit, let the bot on turn (if any) play."""
+    if table.status == Table.Status.ACTIVE and table.to_move in (table.bot_seats or []):
+        dispatch.bot_turn_after_commit(table.pk, table.actions)
+
+
+def schedule_clock_check(table: Table) -> None:
+    """After commit, check the clock at the deadline, if it is near enough for an ETA task.
+
+    Long deadlines (correspondence) are left to the periodic sweep: an ETA task
+    is held in a worker's memory and would be redelivered by Redis after the
+    visibility timeout.
+    """
+    if table.deadline is None:
+        return
+    due = table.deadline + grace()
+    if (due - timezone.now()).total_seconds() > settings.CLOCK_ETA_HORIZON_SECONDS:
+        return
+    dispatch.clock_check_after_commit(table.pk, table.actions, due)
+
+
+def finish(table: Table, state: engine.State, now: Any) -> list[str]:
+    """The game is over: store the ranking and markers; announce the result after commit."""
+    ranking = state.ranking()
+    scores = state.scores
+    table.status = Table.Status.FINISHED
+    table.finished_at = now
+    table.end_reason = state.end_reason or ""
+    table.winner_seat = state.winner
+    table.result = {
+        "ranking": {str(s): r for s, r in ranking.items()},
+        "scores": {str(s): n for s, n in scores.items()},
+        "winner": state.winner,
+        "end": state.end_reason,
+    }
+    seats = list(Seat.objects.filter(table=table).order_by("number"))
+    for seat in seats:
+        seat.rank = ranking[seat.number]
+        seat.markers = scores[seat.number]
+    Seat.objects.bulk_update(seats, ["rank", "markers"])
+    timed_out = [s.number for s in seats if s.elimination_reason == Seat.Reason.TIMEOUT]
+    moved: set[int] = set()
+    if timed_out:  # a seat out on time that never moved is a no-show
+        moves = Move.objects.filter(table=table, kind=Move.Kind.MOVE, seat__in=timed_out)
+        moved = set(moves.values_list("seat", flat=True))
+    result = GameResult(
+        table_id=table.pk,
+        game=table.game,
+        players=table.players,
+        rated=table.rated,
+        finished_at=now,
+        end_reason=table.end_reason,
+        winner_seat=table.winner_seat,
+        seats=tuple(
+            SeatResult(
+                seat=s.number,
+                player_id=s.player_id,
+                rank=ranking[s.number],
+                markers=scores[s.number],
+                ending=seat_ending(s.elimination_reason, s.number in moved),
+            )
+            for s in seats
+        ),
+    )
+    transaction.on_commit(lambda: game_finished.send(sender=Table, result=result))
+    return ["status", "finished_at", "end_reason", "winner_seat", "result"]

@@ -1,0 +1,45 @@
+"""Bot matches: organisers (and staff) start series of tables between house bots."""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from common.errors import Forbidden, InvalidInput
+from games import services as games
+from games.housebots import house_bot
+from games.models import Player
+
+from .models import League
+
+
+def may_start_bot_matches(player: Player) -> bool:
+    return player.user.is_staff or League.objects.filter(organisers=player).exists()
+
+
+def bot_match_start(
+    *, by: Player, game: str, levels: list[str], games_count: int, rated: bool = False
+) -> list[int]:
+    """Start a series of ``games_count`` tables between bots of ``levels`` (one per seat), seats
+    rotated so every bot plays every seat equally; the bot runners play them. Staff and league
+    organisers only. Returns the table ids."""
+    if not may_start_bot_matches(by):
+        raise Forbidden("only staff and league organisers can start bot matches")
+    if not 2 <= len(levels) <= 4:
+        raise InvalidInput(f"a bot match needs 2 to 4 seats, not {len(levels)}")
+    if not 1 <= games_count <= 100:
+        raise InvalidInput(f"play 1 to 100 games, not {games_count}")
+    with transaction.atomic():
+        bots: list[Player] = []
+        for level in levels:
+            try:
+                bots.append(house_bot(level, exclude={b.pk for b in bots}))
+            except ValueError as exc:
+                raise InvalidInput(str(exc)) from None
+        tables = []
+        for g in range(games_count):
+            order = bots[g % len(bots) :] + bots[: g % len(bots)]
+            table = games.table_create(creator=by, game=game, players=len(order), rated=rated, join=False)
+            for seat, bot in enumerate(order, start=1):
+                games.seat_join(table_id=table.pk, player=bot, seat=seat)
+            tables.append(table.pk)
+    return tables
