@@ -9,7 +9,7 @@ from django.contrib.auth import authenticate
 from django.db.models import QuerySet
 from django.http import HttpResponse
 from django.utils import timezone
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import generics, permissions, status
 from rest_framework.authtoken.models import Token
 from rest_framework.request import Request
@@ -24,18 +24,22 @@ from common.schema import ERROR
 from . import selectors, services
 from .models import GameKind, Player, Table
 from .serializers import (
+    HealthOut,
     ImportIn,
     InviteBotIn,
     JoinIn,
     MoveIn,
     MoveOut,
     MoveResultOut,
+    PlayerDetailOut,
     PlayerOut,
+    PositionsOut,
     RegisterIn,
     TableCreateIn,
     TableDetailOut,
     TableOut,
     TokenIn,
+    TokenOut,
 )
 
 
@@ -46,7 +50,7 @@ class HealthApi(APIView):
     permission_classes = [permissions.AllowAny]
     throttle_classes: list[Any] = []
 
-    @extend_schema(responses={200: OpenApiResponse(description='{"status": "ok", "time": "..."}')})
+    @extend_schema(responses={200: HealthOut})
     def get(self, request: Request) -> Response:
         Table.objects.only("id").first()
         return Response({"status": "ok", "time": timezone.now()})
@@ -58,7 +62,7 @@ class RegisterApi(APIView):
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "auth"
 
-    @extend_schema(request=RegisterIn, responses={201: PlayerOut, 400: ERROR, 409: ERROR})
+    @extend_schema(request=RegisterIn, responses={201: PlayerOut, 400: ERROR, 409: ERROR, 429: ERROR})
     def post(self, request: Request) -> Response:
         data = RegisterIn(data=request.data)
         data.is_valid(raise_exception=True)
@@ -73,7 +77,7 @@ class TokenApi(APIView):
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "auth"
 
-    @extend_schema(request=TokenIn, responses={200: OpenApiResponse(description='{"token": "..."}')})
+    @extend_schema(request=TokenIn, responses={200: TokenOut, 400: ERROR, 429: ERROR})
     def post(self, request: Request) -> Response:
         data = TokenIn(data=request.data)
         data.is_valid(raise_exception=True)
@@ -118,7 +122,7 @@ class TableListApi(generics.ListAPIView):
         services.apply_due_timeouts()
         return super().list(request, *args, **kwargs)
 
-    @extend_schema(request=TableCreateIn, responses={201: TableDetailOut, 400: ERROR})
+    @extend_schema(request=TableCreateIn, responses={201: TableDetailOut, 400: ERROR, 401: ERROR})
     def post(self, request: Request) -> Response:
         data = TableCreateIn(data=request.data)
         data.is_valid(raise_exception=True)
@@ -155,11 +159,7 @@ class TableDetailApi(APIView):
 
 class TablePositionsApi(APIView):
     @extend_schema(
-        responses={
-            200: OpenApiResponse(
-                description='{"start": position, "actions": [{"seq", "ply", "seat", "action", "position"}]}'
-            )
-        },
+        responses={200: PositionsOut, 400: ERROR, 404: ERROR},
         description="The position after every action (move, resignation, timeout) from `?from=` "
         "(an action number, default 0), replayed by the engine: for stepping through a game.",
     )
@@ -175,7 +175,10 @@ class TablePositionsApi(APIView):
 class TableInviteBotApi(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=InviteBotIn, responses={200: TableDetailOut, 403: ERROR, 409: ERROR})
+    @extend_schema(
+        request=InviteBotIn,
+        responses={200: TableDetailOut, 400: ERROR, 401: ERROR, 403: ERROR, 404: ERROR, 409: ERROR},
+    )
     def post(self, request: Request, table_id: int) -> Response:
         data = InviteBotIn(data=request.data)
         data.is_valid(raise_exception=True)
@@ -186,7 +189,9 @@ class TableInviteBotApi(APIView):
 class TableJoinApi(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=JoinIn, responses={200: TableDetailOut, 404: ERROR, 409: ERROR})
+    @extend_schema(
+        request=JoinIn, responses={200: TableDetailOut, 400: ERROR, 401: ERROR, 404: ERROR, 409: ERROR}
+    )
     def post(self, request: Request, table_id: int) -> Response:
         data = JoinIn(data=request.data)
         data.is_valid(raise_exception=True)
@@ -199,21 +204,29 @@ class TableJoinApi(APIView):
 class TableLeaveApi(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=None, responses={200: TableOut, 403: ERROR, 409: ERROR})
+    @extend_schema(request=None, responses={200: TableOut, 401: ERROR, 403: ERROR, 404: ERROR, 409: ERROR})
     def post(self, request: Request, table_id: int) -> Response:
         services.seat_leave(table_id=table_id, player=request_player(request))
         return Response(TableOut(selectors.table_detail(table_id)).data)
 
 
 class TableMovesApi(APIView):
-    @extend_schema(responses={200: MoveOut(many=True)})
+    @extend_schema(responses={200: MoveOut(many=True), 404: ERROR})
     def get(self, request: Request, table_id: int) -> Response:
         table = _table_or_404(table_id)
         return Response(MoveOut(selectors.move_history(table), many=True).data)
 
     @extend_schema(
         request=MoveIn,
-        responses={201: MoveResultOut, 200: MoveResultOut, 400: ERROR, 403: ERROR, 409: ERROR},
+        responses={
+            201: MoveResultOut,
+            200: MoveResultOut,
+            400: ERROR,
+            401: ERROR,
+            403: ERROR,
+            404: ERROR,
+            409: ERROR,
+        },
         description="Submit a move answering `ply`. 201: recorded; 200: an exact retry of the move "
         "already recorded for that ply; 409 `stale_ply` carries the current `ply`.",
     )
@@ -252,14 +265,14 @@ class TableMovesApi(APIView):
 class TableResignApi(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=None, responses={200: TableOut, 403: ERROR, 409: ERROR})
+    @extend_schema(request=None, responses={200: TableOut, 401: ERROR, 403: ERROR, 404: ERROR, 409: ERROR})
     def post(self, request: Request, table_id: int) -> Response:
         services.game_resign(table_id=table_id, player=request_player(request))
         return Response(TableOut(selectors.table_detail(table_id)).data)
 
 
 class TableRecordApi(APIView):
-    @extend_schema(responses={(200, "text/plain"): str})
+    @extend_schema(responses={(200, "text/plain"): str, 404: ERROR})
     def get(self, request: Request, table_id: int) -> HttpResponse:
         table = _table_or_404(table_id)
         text = services.record_text(table)
@@ -271,7 +284,7 @@ class TableRecordApi(APIView):
 class TableImportApi(APIView):
     permission_classes = [permissions.IsAdminUser]
 
-    @extend_schema(request=ImportIn, responses={201: TableDetailOut, 400: ERROR, 403: ERROR})
+    @extend_schema(request=ImportIn, responses={201: TableDetailOut, 400: ERROR, 401: ERROR, 403: ERROR})
     def post(self, request: Request) -> Response:
         data = ImportIn(data=request.data)
         data.is_valid(raise_exception=True)
@@ -300,11 +313,10 @@ class PlayerListApi(generics.ListAPIView):
 
 
 class PlayerDetailApi(APIView):
-    @extend_schema(responses={200: PlayerOut})
+    @extend_schema(responses={200: PlayerDetailOut, 404: ERROR})
     def get(self, request: Request, player_id: int) -> Response:
         player = selectors.player_list().filter(pk=player_id).first()
         if player is None:
             raise NotFound(f"there is no player {player_id}")
-        body: dict[str, Any] = dict(PlayerOut(player).data)
-        body["tables"] = TableOut(selectors.player_tables(player), many=True).data
-        return Response(body)
+        player.tables = selectors.player_tables(player)  # type: ignore[attr-defined]
+        return Response(PlayerDetailOut(player).data)

@@ -209,8 +209,51 @@ class TableDetailOut(TableOut):
         return [m.action for m in table.moves.order_by("seq")]
 
 
+class MoveTableOut(serializers.Serializer):
+    """The table just after a move: enough to go on without reloading it."""
+
+    id = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=Table.Status.choices)
+    ply = serializers.IntegerField()
+    to_move = serializers.IntegerField(allow_null=True)
+    result = serializers.JSONField(allow_null=True, help_text="ranking, scores, winner, end (when finished)")
+    clocks = serializers.JSONField(allow_null=True)
+    turn_started_at = serializers.DateTimeField(allow_null=True)
+    deadline = serializers.DateTimeField(allow_null=True)
+    server_time = serializers.DateTimeField()
+
+
 class MoveResultOut(serializers.Serializer):
     """The answer to a move submission (rendered by hand in the view, documented here)."""
 
     move = MoveOut()
-    table = serializers.DictField(help_text="id, status, ply, to_move, result")
+    table = MoveTableOut()
+
+
+class PlayerDetailOut(PlayerOut):
+    tables = TableOut(many=True, read_only=True, help_text="the player's latest tables, newest first")
+
+    class Meta(PlayerOut.Meta):
+        fields = [*PlayerOut.Meta.fields, "tables"]
+
+
+class HealthOut(serializers.Serializer):
+    status = serializers.CharField(help_text='"ok" when the database answers')
+    time = serializers.DateTimeField(help_text="the server's clock")
+
+
+class TokenOut(serializers.Serializer):
+    token = serializers.CharField()
+
+
+class ActionPositionOut(serializers.Serializer):
+    seq = serializers.IntegerField()
+    ply = serializers.IntegerField(allow_null=True, help_text="null for resignations and timeouts")
+    seat = serializers.IntegerField()
+    action = serializers.CharField(help_text="the record line: a move, or resign N / timeout N")
+    position = serializers.JSONField(help_text="the position after this action")
+
+
+class PositionsOut(serializers.Serializer):
+    start = serializers.JSONField(help_text="the start position")
+    actions = ActionPositionOut(many=True)
