@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import timedelta
 
 from django.db.models import QuerySet
@@ -49,3 +50,51 @@ def conservative_ratings(game: str, player_ids: list[int]) -> dict[int, float]:
     return dict(
         Rating.objects.filter(game=game, player_id__in=player_ids).values_list("player_id", "conservative")
     )
+
+
+# ------------------------------------------------------------------ the API's reads
+@dataclass
+class LeaderboardPage:
+    """One page of a leaderboard: ``results`` carry their ``position`` (1 = top, over all pages)."""
+
+    game: str
+    count: int
+    results: list[Rating]
+
+
+def leaderboard_page(
+    game: str,
+    *,
+    provisional: bool | None = None,
+    active_days: int | None = None,
+    order: str = "conservative",
+    offset: int = 0,
+    limit: int = 100,
+) -> LeaderboardPage:
+    """:func:`leaderboard`'s rows ``offset`` to ``offset + limit`` and their count (two queries)."""
+    qs = leaderboard(game, provisional=provisional, active_days=active_days, order=order)
+    rows = list(qs[offset : offset + limit])
+    for i, r in enumerate(rows):
+        r.position = offset + i + 1  # type: ignore[attr-defined]
+    return LeaderboardPage(game=game, count=qs.count(), results=rows)
+
+
+@dataclass
+class PlayerRatings:
+    """A player's ratings (by game) and rating history (oldest first)."""
+
+    player: int
+    ratings: list[Rating]
+    history: list[RatingChange]
+
+
+def player_ratings_history(player_id: int, game: str | None = None) -> PlayerRatings | None:
+    """``None`` when there is no such player; ``game``: that game's history only."""
+    player = Player.objects.filter(pk=player_id).first()
+    if player is None:
+        return None
+    return PlayerRatings(player=player_id, ratings=player_ratings(player), history=history(player, game))
+
+
+def players_by_id(ids: list[int]) -> list[Player]:
+    return list(Player.objects.filter(pk__in=ids))

@@ -36,6 +36,7 @@ from ratings.models import Rating
 
 from .models import Challenge, Ladder, LadderMember, League, QueueEntry
 from .pairing import assign_seats
+from .selectors import ladder_order
 from .services import require_organiser
 
 CANDIDATES = 12  # matchmaking looks this far down the queue for each table
@@ -88,34 +89,6 @@ def ladder_leave(*, ladder: Ladder, player: Player) -> None:
     Challenge.objects.filter(ladder=ladder, status=Challenge.Status.PENDING).filter(challenger=player).update(
         status=Challenge.Status.CANCELLED
     )
-
-
-def ladder_order(ladder: Ladder) -> list[dict[str, Any]]:
-    """The members, best first, with their rating and activity."""
-    members = list(LadderMember.objects.filter(ladder=ladder).select_related("player").order_by("joined"))
-    ratings = {
-        r.player_id: r
-        for r in Rating.objects.filter(game=ladder.game, player__in=[m.player for m in members])
-    }
-    rated = sorted(
-        (m for m in members if m.player_id in ratings),
-        key=lambda m: (-ratings[m.player_id].conservative, m.joined),
-    )
-    unrated = [m for m in members if m.player_id not in ratings]
-    rows = []
-    for position, m in enumerate(rated + unrated, start=1):
-        r = ratings.get(m.player_id)
-        rows.append(
-            {
-                "position": position,
-                "player": m.player_id,
-                "display_name": m.player.display_name,
-                "rating": round(r.conservative, 2) if r else None,
-                "games": r.games if r else 0,
-                "last_played": r.last_played if r else None,
-            }
-        )
-    return rows
 
 
 def reach(ladder: Ladder, position: int) -> int:

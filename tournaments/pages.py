@@ -2,21 +2,22 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from common.errors import ServiceError
+from common.errors import NotFound, ServiceError
 from common.http import fragment_response
 from common.players import request_player
-from games.models import GameKind, Player, Table
+from games.models import GameKind
 
-from . import apis, botmatches, services
-from .models import Challenge, Ladder, League, Tournament
+from . import botmatches, selectors, services
+from .models import League, Tournament
 
 TIEBREAK_LABELS = {
     "buchholz": "Buchholz",
@@ -30,29 +31,29 @@ TIEBREAK_LABELS = {
 
 
 def league_page(request: HttpRequest, slug: str) -> HttpResponse:
-    league = League.objects.filter(slug=slug).first()
-    if league is None:
-        raise Http404("no such league")
+    try:
+        league = selectors.league_detail(slug)
+    except NotFound:
+        raise Http404("no such league") from None
     context = {
         "league": league,
         "tournaments": league.tournaments.all(),
         "organisers": league.organisers.all(),
-        "members": league.members.count(),
+        "members": league.member_count,  # type: ignore[attr-defined]
     }
     return render(request, "tournaments/league.html", context)
 
 
 def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    t = Tournament.objects.select_related("league").filter(pk=tournament_id).first()
-    if t is None:
-        raise Http404("no such tournament")
-    body = apis.tournament_body(t, full=True)
-    for row in body["standings"]:
-        row["tiebreak_list"] = [(TIEBREAK_LABELS.get(k, k), v) for k, v in row["tiebreaks"].items()]
-    for rnd in body["rounds"]:
-        if rnd["status"] == "finished":
-            rnd["standings"] = apis.standings_body(t, rnd["number"])
-    context = {"t": t, "body": body}
+    try:
+        t = selectors.tournament_detail(tournament_id, standings_after_rounds=True)
+    except NotFound:
+        raise Http404("no such tournament") from None
+    standings = [
+        (row, [(TIEBREAK_LABELS.get(k, k), v) for k, v in row.tiebreaks.items()])
+        for row in t.standings  # type: ignore[attr-defined]
+    ]
+    context = {"t": t, "standings": standings, "rounds": t.round_set.all()}
     if request.GET.get("fragment"):
         return fragment_response(request, "tournaments/_tournament_body.html", context)
     return render(request, "tournaments/tournament.html", context)
@@ -115,7 +116,7 @@ def bot_match_page(request: HttpRequest) -> HttpResponse:
 @login_required
 def dashboard(request: HttpRequest) -> HttpResponse:
     me = request_player(request)
-    leagues = League.objects.all() if request.user.is_staff else me.organised_leagues.all()
+    leagues = selectors.organiser_leagues(me, staff=request.user.is_staff)
     form = TournamentForm(request.POST or None)
     form.fields["league"].queryset = leagues  # type: ignore[attr-defined]
     if request.method == "POST" and form.is_valid():
@@ -143,40 +144,27 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         else:
             messages.success(request, f"{t.name} created: registration is open")
             return redirect("dashboard")
-    events = Tournament.objects.filter(league__in=leagues).exclude(status=Tournament.Status.FINISHED)
-    attention = []
-    for t in events:
+    board = selectors.dashboard(leagues)
+    attention: list[tuple[Any, str]] = []
+    for t in board.events:
         if t.status == Tournament.Status.REGISTRATION:
-            attention.append(
-                (t, f"registration open: {t.registrations.exclude(status='withdrawn').count()} players")
-            )
+            attention.append((t, f"registration open: {t.registered} players"))  # type: ignore[attr-defined]
         if t.status == Tournament.Status.RUNNING:
-            waiting = Table.objects.filter(round_table__round__tournament=t, status__in=["open", "active"])
-            overdue = waiting.filter(deadline__lt=timezone.now()).count()
-            note = f"round {t.current_round}: {waiting.count()} table(s) still playing"
+            waiting, overdue = t.waiting, t.overdue  # type: ignore[attr-defined]
+            note = f"round {t.current_round}: {waiting} table(s) still playing"
             attention.append((t, note + (f", {overdue} past their deadline" if overdue else "")))
-    pending = Challenge.objects.filter(ladder__league__in=leagues, status=Challenge.Status.PENDING)
-    for ladder in Ladder.objects.filter(league__in=leagues):
-        count = pending.filter(ladder=ladder).count()
-        queued = ladder.queue.count()
+    for ladder in board.ladders:
+        count, queued = ladder.pending, ladder.queued  # type: ignore[attr-defined]
         if count or queued:
             attention.append((ladder, f"{count} pending challenge(s), {queued} player(s) in the queue"))
-    bot_tables = (
-        Table.objects.filter(created_by=me)
-        .exclude(seats__player__is_bot=False)
-        .filter(seats__isnull=False)
-        .distinct()
-        .prefetch_related("seats__player")
-        .order_by("-created_at")[:20]
-    )
     context = {
         "form": form,
-        "events": events,
+        "events": board.events,
         "attention": attention,
         "leagues": leagues,
         "bot_form": BotMatchForm(),
         "can_bot_match": botmatches.may_start_bot_matches(me),
-        "bot_tables": bot_tables,
+        "bot_tables": selectors.bot_tables(me),
     }
     return render(request, "tournaments/dashboard.html", context)
 
@@ -193,7 +181,7 @@ def dashboard_action(request: HttpRequest, tournament_id: int, action: str) -> H
         elif action == "add-bot":
             services.register_bot(tournament_id=tournament_id, level=request.POST.get("level", ""), by=me)
         elif action == "withdraw":
-            who = Player.objects.filter(pk=request.POST.get("player")).first()
+            who = selectors.find_player(request.POST.get("player"))
             if who is None:
                 raise Http404("no such player")
             services.withdraw(tournament_id=tournament_id, player=who, by=me)
@@ -207,10 +195,11 @@ def dashboard_action(request: HttpRequest, tournament_id: int, action: str) -> H
 
 
 def ladder_page(request: HttpRequest, ladder_id: int) -> HttpResponse:
-    ladder = Ladder.objects.select_related("league").filter(pk=ladder_id).first()
-    if ladder is None:
-        raise Http404("no such ladder")
-    context = {"ladder": ladder, "body": apis.ladder_body(ladder)}
+    try:
+        ladder = selectors.ladder_detail(ladder_id)
+    except NotFound:
+        raise Http404("no such ladder") from None
+    context = {"ladder": ladder}
     if request.GET.get("fragment"):
         return fragment_response(request, "tournaments/_ladder_body.html", context)
     return render(request, "tournaments/ladder.html", context)

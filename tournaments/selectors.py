@@ -8,11 +8,27 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from typing import Any
 
+from django.db.models import Count, F, Func, OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.utils import timezone
+
+from common.errors import NotFound
 from games import selectors as games
-from games.models import Player
+from games.models import Player, Seat, Table
+from ratings.models import Rating
 
-from .models import League, Registration, Round, RoundTable, Tournament
+from .models import (
+    Challenge,
+    Ladder,
+    LadderMember,
+    League,
+    QueueEntry,
+    Registration,
+    Round,
+    RoundTable,
+    Tournament,
+)
 from .standings import StandingRow, TableResult, standings
 
 
@@ -64,3 +80,301 @@ def current_standings(t: Tournament, after_round: int | None = None) -> list[Sta
     players = list(Registration.objects.filter(tournament=t).values_list("player_id", flat=True))
     past = history(t, after_round)
     return standings(players, past.results, t.seats, byes=dict(past.byes), scale=t.points_scale)
+
+
+# --------------------------------------------------------------- the read side of the API and pages
+#
+# What the API and the pages show, read in a number of queries that does not grow with the rows:
+# querysets with their ``select_related``/``prefetch_related`` and annotations, or model instances
+# with computed attributes set here (documented on each function), like ``Prefetch(to_attr=…)``.
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One line of the standings as shown: :class:`StandingRow` with the player's name."""
+
+    place: int
+    player: int
+    display_name: str
+    points: float
+    played: int
+    wins: int
+    tiebreaks: dict[str, float]
+
+
+def find_player(player_id: int | str | None) -> Player | None:
+    """The player with this id (``None`` for none, or for anything that is not an id)."""
+    if isinstance(player_id, str):
+        if not player_id.strip().isdigit():
+            return None
+        player_id = int(player_id)
+    if player_id is None:
+        return None
+    return Player.objects.filter(pk=player_id).first()
+
+
+def _registered() -> Count:
+    """The players registered and not withdrawn, as an annotation of tournaments."""
+    return Count("registrations", filter=~Q(registrations__status=Registration.Status.WITHDRAWN))
+
+
+def _count(qs: QuerySet[Any]) -> Subquery:
+    """``qs.count()`` for each outer row, as a subquery (``qs`` filters on ``OuterRef``): no join, so
+    several counts of one row do not multiply each other."""
+    return Subquery(qs.order_by().annotate(n=Func(F("pk"), function="COUNT")).values("n"))
+
+
+# leagues
+def league_list() -> QuerySet[League]:
+    """Leagues with their organisers and ``member_count``, by name."""
+    # An explicit order: Django leaves ``Meta.ordering`` out of queries with an aggregate.
+    return (
+        League.objects.prefetch_related("organisers").annotate(member_count=Count("members")).order_by("name")
+    )
+
+
+def league(slug: str) -> League:
+    found = League.objects.filter(slug=slug).first()
+    if found is None:
+        raise NotFound(f"there is no league {slug!r}")
+    return found
+
+
+def league_summary(slug: str) -> League:
+    """A league as :func:`league_list` has it."""
+    found = league_list().filter(slug=slug).first()
+    if found is None:
+        raise NotFound(f"there is no league {slug!r}")
+    return found
+
+
+def league_detail(slug: str) -> League:
+    """A league as :func:`league_list` has it, with its tournaments as :func:`tournament_list` has them."""
+    found = (
+        league_list()
+        .filter(slug=slug)
+        .prefetch_related(Prefetch("tournaments", queryset=tournament_list()))
+        .first()
+    )
+    if found is None:
+        raise NotFound(f"there is no league {slug!r}")
+    return found
+
+
+def organiser_leagues(player: Player, *, staff: bool) -> QuerySet[League]:
+    """The leagues a player runs (staff: every league)."""
+    return League.objects.all() if staff else player.organised_leagues.all()
+
+
+# tournaments
+def tournament_list(
+    *,
+    status: str | None = None,
+    game: str | None = None,
+    format: str | None = None,
+    league: str | None = None,
+) -> QuerySet[Tournament]:
+    """Tournaments, newest first, with their league and ``registered`` (players not withdrawn);
+    filtered by whichever of the arguments is given (``league``: the league's slug)."""
+    qs = Tournament.objects.select_related("league").annotate(registered=_registered()).order_by("-created")
+    for key, value in (("status", status), ("game", game), ("format", format)):
+        if value is not None:
+            qs = qs.filter(**{key: value})
+    if league is not None:
+        qs = qs.filter(league__slug=league)
+    return qs
+
+
+def tournament(tournament_id: int) -> Tournament:
+    t = Tournament.objects.select_related("league").filter(pk=tournament_id).first()
+    if t is None:
+        raise NotFound(f"there is no tournament {tournament_id}")
+    return t
+
+
+def _rounds() -> QuerySet[Round]:
+    """Rounds by number with their tables by number, each table's ``games.Table`` and its seats by
+    number with their players: three queries for any number of rounds and tables."""
+    return Round.objects.order_by("number").prefetch_related(
+        Prefetch("tables", queryset=RoundTable.objects.select_related("table").order_by("number")),
+        Prefetch("tables__table__seats", queryset=Seat.objects.select_related("player").order_by("number")),
+    )
+
+
+def round_detail(tournament_id: int, number: int) -> Round:
+    """One round as :func:`_rounds` reads it."""
+    rnd = _rounds().filter(tournament_id=tournament_id, number=number).first()
+    if rnd is None:
+        raise NotFound(f"tournament {tournament_id} has no round {number}")
+    return rnd
+
+
+def tournament_detail(tournament_id: int, *, standings_after_rounds: bool = False) -> Tournament:
+    """A tournament as :func:`tournament_list` has it, with ``registrations`` (players selected, in
+    the order they registered) and ``round_set`` (as :func:`_rounds` reads them) prefetched, and
+    ``standings``: its current standings (list of :class:`Standing`).
+
+    ``standings_after_rounds``: also set ``standings`` on each round: after a finished round the
+    standings as they were then, otherwise ``[]`` (from the same reads: no query per round).
+    """
+    t = (
+        tournament_list()
+        .filter(pk=tournament_id)
+        .prefetch_related(
+            Prefetch("registrations", queryset=Registration.objects.select_related("player")),
+            Prefetch("round_set", queryset=_rounds()),
+        )
+        .first()
+    )
+    if t is None:
+        raise NotFound(f"there is no tournament {tournament_id}")
+    registrations = list(t.registrations.all())
+    players = [r.player_id for r in registrations]
+    names = {r.player_id: r.player.display_name for r in registrations}
+    past = history(t)
+    t.standings = _standings(t, players, names, past.results, past.byes)  # type: ignore[attr-defined]
+    if standings_after_rounds:
+        byes: Counter[int] = Counter()
+        for rnd in t.round_set.all():
+            byes.update(rnd.byes)
+            results = [r for r in past.results if r.round <= rnd.number]
+            finished = rnd.status == Round.Status.FINISHED
+            rnd.standings = _standings(t, players, names, results, byes) if finished else []  # type: ignore[attr-defined]
+    return t
+
+
+def _standings(
+    t: Tournament,
+    players: list[int],
+    names: dict[int, str],
+    results: list[TableResult],
+    byes: Counter[int],
+) -> list[Standing]:
+    """As :func:`current_standings` computes them, with names (``players`` in registration order)."""
+    rows = standings(players, results, t.seats, byes=dict(byes), scale=t.points_scale)
+    return [
+        Standing(r.place, r.player, names.get(r.player, ""), r.points, r.played, r.wins, r.tiebreaks)
+        for r in rows
+    ]
+
+
+def tournament_standings(t: Tournament, after_round: int | None = None) -> list[Standing]:
+    """The standings now, or after round ``after_round``, with names (as :func:`current_standings`)."""
+    registered = list(
+        Registration.objects.filter(tournament=t).values_list("player_id", "player__display_name")
+    )
+    past = history(t, after_round)
+    return _standings(t, [p for p, _ in registered], dict(registered), past.results, past.byes)
+
+
+# ladders
+def ladder_list() -> QuerySet[Ladder]:
+    return Ladder.objects.select_related("league")
+
+
+def ladder(ladder_id: int) -> Ladder:
+    found = ladder_list().filter(pk=ladder_id).first()
+    if found is None:
+        raise NotFound(f"there is no ladder {ladder_id}")
+    return found
+
+
+def ladder_detail(ladder_id: int) -> Ladder:
+    """A ladder with its league and ``order`` (:func:`ladder_order`),
+    ``pending_challenges`` (newest first) and ``queued`` (the ids of the players in the queue,
+    longest waiting first)."""
+    found = (
+        ladder_list()
+        .filter(pk=ladder_id)
+        .prefetch_related(
+            Prefetch(
+                "challenges",
+                queryset=Challenge.objects.filter(status=Challenge.Status.PENDING),
+                to_attr="pending_challenges",
+            ),
+            "queue",
+        )
+        .first()
+    )
+    if found is None:
+        raise NotFound(f"there is no ladder {ladder_id}")
+    found.order = ladder_order(found)  # type: ignore[attr-defined]
+    found.queued = [e.player_id for e in found.queue.all()]  # type: ignore[attr-defined]
+    return found
+
+
+def ladder_order(ladder: Ladder) -> list[dict[str, Any]]:
+    """The members, best first, with their rating and activity (two queries)."""
+    members = list(LadderMember.objects.filter(ladder=ladder).select_related("player").order_by("joined"))
+    ratings = {
+        r.player_id: r
+        for r in Rating.objects.filter(game=ladder.game, player__in=[m.player for m in members])
+    }
+    rated = sorted(
+        (m for m in members if m.player_id in ratings),
+        key=lambda m: (-ratings[m.player_id].conservative, m.joined),
+    )
+    unrated = [m for m in members if m.player_id not in ratings]
+    rows = []
+    for position, m in enumerate(rated + unrated, start=1):
+        r = ratings.get(m.player_id)
+        rows.append(
+            {
+                "position": position,
+                "player": m.player_id,
+                "display_name": m.player.display_name,
+                "rating": round(r.conservative, 2) if r else None,
+                "games": r.games if r else 0,
+                "last_played": r.last_played if r else None,
+            }
+        )
+    return rows
+
+
+# the organiser dashboard
+@dataclass
+class Dashboard:
+    """What an organiser's dashboard lists of their leagues: the events that are not finished (with
+    ``registrations`` and their players prefetched, and ``registered``, ``waiting`` – tables open
+    or being played – and ``overdue`` – of those, past their deadline), and the ladders (with
+    ``pending`` challenges and ``queued`` players)."""
+
+    events: list[Tournament]
+    ladders: list[Ladder]
+
+
+def dashboard(leagues: QuerySet[League]) -> Dashboard:
+    """What needs an organiser of ``leagues`` (:func:`organiser_leagues`): three queries."""
+    waiting = Table.objects.filter(
+        round_table__round__tournament=OuterRef("pk"), status__in=[Table.Status.OPEN, Table.Status.ACTIVE]
+    )
+    not_withdrawn = Registration.objects.filter(tournament=OuterRef("pk")).exclude(
+        status=Registration.Status.WITHDRAWN
+    )
+    events = (
+        Tournament.objects.filter(league__in=leagues)
+        .exclude(status=Tournament.Status.FINISHED)
+        .annotate(
+            registered=_count(not_withdrawn),
+            waiting=_count(waiting),
+            overdue=_count(waiting.filter(deadline__lt=timezone.now())),
+        )
+        .prefetch_related(Prefetch("registrations", queryset=Registration.objects.select_related("player")))
+    )
+    ladders = Ladder.objects.filter(league__in=leagues).annotate(
+        pending=_count(Challenge.objects.filter(ladder=OuterRef("pk"), status=Challenge.Status.PENDING)),
+        queued=_count(QueueEntry.objects.filter(ladder=OuterRef("pk"))),
+    )
+    return Dashboard(events=list(events), ladders=list(ladders))
+
+
+def bot_tables(player: Player, limit: int = 20) -> QuerySet[Table]:
+    """The newest tables ``player`` created where only bots sit, with their seats and players."""
+    return (
+        Table.objects.filter(created_by=player)
+        .exclude(seats__player__is_bot=False)
+        .filter(seats__isnull=False)
+        .distinct()
+        .prefetch_related("seats__player")
+        .order_by("-created_at")[:limit]
+    )

@@ -148,3 +148,7 @@ def test_the_organiser_dashboard_creates_and_starts_events(make_actor: Callable[
     outsider.client.post(f"/organiser/{t.pk}/next-round/", format="multipart")
     assert Tournament.objects.get(pk=t.pk).current_round == 1
     assert org.client.get(f"/leagues/{league.slug}/").status_code == 200
+    # Withdrawing someone who is not a player id is a clear 404, never a server error.
+    for bad in ("abc", "", "9999999"):
+        r = org.client.post(f"/organiser/{t.pk}/withdraw/", {"player": bad}, format="multipart")
+        assert r.status_code == 404, bad

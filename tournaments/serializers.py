@@ -1,0 +1,211 @@
+"""Input and output shapes of the leagues, tournaments and ladders API.
+
+The output serializers render what :mod:`tournaments.selectors` reads (model instances with their
+annotations, prefetches and computed attributes) and so describe every response in the OpenAPI
+schema. Status fields are plain strings (their values are in the help text): an enum named
+``status`` would collide with the games API's table status in the schema's enum components.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from games.models import GameKind
+
+from .models import Challenge, Registration, Round, Tournament
+
+
+# ----------------------------------------------------------------------- input
+class LeagueIn(serializers.Serializer):
+    name = serializers.CharField(max_length=80)
+    slug = serializers.SlugField(max_length=80, required=False, allow_blank=True)
+    description = serializers.CharField(required=False, allow_blank=True, max_length=2000)
+
+
+class TournamentIn(serializers.Serializer):
+    league = serializers.SlugField(help_text="the league's slug")
+    name = serializers.CharField(max_length=100)
+    game = serializers.ChoiceField(choices=GameKind.choices)
+    seats = serializers.IntegerField(min_value=2, max_value=4)
+    format = serializers.ChoiceField(choices=Tournament.Format.choices, default=Tournament.Format.SWISS)
+    rounds = serializers.IntegerField(min_value=0, max_value=30, default=0)
+    advance = serializers.IntegerField(min_value=1, max_value=3, default=1)
+    edition = serializers.ChoiceField(choices=[("302", "302"), ("2011", "2011")], default="302")
+    time_control = serializers.JSONField(required=False)
+    rated = serializers.BooleanField(default=True)
+    points_scale = serializers.ListField(child=serializers.FloatField(), required=False, allow_null=True)
+    check_in = serializers.BooleanField(default=False)
+    open_registration = serializers.BooleanField(default=True)
+
+
+class PlayerRef(serializers.Serializer):
+    player = serializers.IntegerField(required=False, help_text="player id (organisers); yourself if absent")
+
+
+class LadderIn(serializers.Serializer):
+    league = serializers.SlugField()
+    game = serializers.ChoiceField(choices=GameKind.choices)
+    seats = serializers.IntegerField(min_value=2, max_value=4, default=2)
+    name = serializers.CharField(max_length=80, required=False, allow_blank=True)
+    time_control = serializers.JSONField(required=False)
+    challenge_places = serializers.IntegerField(min_value=0, max_value=100, default=0)
+    challenge_days = serializers.FloatField(min_value=0.01, max_value=60, default=3)
+
+
+class ChallengeIn(serializers.Serializer):
+    player = serializers.IntegerField(help_text="the player to challenge")
+
+
+# ---------------------------------------------------------------------- output
+class Number(serializers.FloatField):
+    """A number rendered as it is (a sum of no values stays ``0``, as it always was: no ``0.0``)."""
+
+    def to_representation(self, value: Any) -> Any:
+        return value
+
+
+def _statuses(choices: list[tuple[str, str]]) -> str:
+    return "one of " + ", ".join(value for value, _ in choices)
+
+
+TIME_CONTROL_HELP = 'e.g. {"kind": "fischer", "base": 600.0, "increment": 5.0} or {"kind": "untimed"}'
+
+
+class PlayerNameOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    display_name = serializers.CharField()
+
+
+class LeagueOut(serializers.Serializer):
+    slug = serializers.SlugField()
+    name = serializers.CharField()
+    description = serializers.CharField()
+    organisers = PlayerNameOut(many=True)
+    members = serializers.IntegerField(source="member_count", help_text="how many members")
+
+
+class TournamentOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    league = serializers.CharField(source="league.slug", help_text="the league's slug")
+    name = serializers.CharField()
+    game = serializers.ChoiceField(choices=GameKind.choices)
+    edition = serializers.CharField(help_text="Pacru: 302 or 2011; empty for the other games")
+    seats = serializers.IntegerField(help_text="players per table, 2 to 4")
+    format = serializers.ChoiceField(choices=Tournament.Format.choices)
+    rounds = serializers.IntegerField(help_text="the number of rounds (Swiss: set; others: computed)")
+    advance = serializers.IntegerField(help_text="knockout: players advancing from each table")
+    time_control = serializers.DictField(help_text=TIME_CONTROL_HELP)
+    rated = serializers.BooleanField()
+    points_scale = serializers.ListField(
+        child=Number(), allow_null=True, help_text="points per place, best first; null: the default"
+    )
+    check_in = serializers.BooleanField(help_text="only checked-in players are paired")
+    status = serializers.CharField(help_text=_statuses(Tournament.Status.choices))
+    current_round = serializers.IntegerField(help_text="0 before the start")
+    registered = serializers.IntegerField(help_text="players registered and not withdrawn")
+
+
+class LeagueDetailOut(LeagueOut):
+    tournaments = TournamentOut(many=True, help_text="newest first")
+
+
+class RoundSeatOut(serializers.Serializer):
+    seat = serializers.IntegerField(source="number")
+    player = serializers.IntegerField(source="player_id")
+    display_name = serializers.CharField(source="player.display_name")
+    rank = serializers.IntegerField(allow_null=True, help_text="final place at the table; null while playing")
+
+
+class RoundTableOut(serializers.Serializer):
+    number = serializers.IntegerField()
+    table = serializers.IntegerField(source="table_id", help_text="the games API's table id")
+    status = serializers.CharField(source="table.status", help_text="the table's status (games API)")
+    players = RoundSeatOut(many=True, source="table.seats", help_text="in seat order")
+
+
+class RoundOut(serializers.Serializer):
+    number = serializers.IntegerField()
+    status = serializers.CharField(help_text=_statuses(Round.Status.choices))
+    byes = serializers.ListField(child=serializers.IntegerField(), help_text="ids of the players with a bye")
+    tables = RoundTableOut(many=True)
+
+
+class RegistrationOut(serializers.Serializer):
+    player = serializers.IntegerField(source="player_id")
+    display_name = serializers.CharField(source="player.display_name")
+    status = serializers.CharField(help_text=_statuses(Registration.Status.choices))
+    no_shows = serializers.IntegerField()
+
+
+class StandingOut(serializers.Serializer):
+    place = serializers.IntegerField(help_text="players share a place when points and tiebreaks are equal")
+    player = serializers.IntegerField()
+    display_name = serializers.CharField()
+    points = Number()
+    played = serializers.IntegerField(help_text="tables played (byes not counted)")
+    wins = serializers.IntegerField(help_text="tables won outright")
+    tiebreaks = serializers.DictField(
+        child=Number(),
+        help_text="in the order they apply; 2 seats: buchholz, median_buchholz, sonneborn_berger, wins; "
+        "3-4 seats: opponents_points, markers, average_place (lower is better)",
+    )
+
+
+class TournamentDetailOut(TournamentOut):
+    """A tournament with its rounds (in place of the number of rounds), registrations and standings."""
+
+    rounds = RoundOut(many=True, source="round_set")
+    registrations = RegistrationOut(many=True, help_text="in the order they registered")
+    standings = StandingOut(many=True, help_text="best first")
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        fields = super().get_fields()  # the redeclared ``rounds`` keeps its place in the body
+        return {
+            name: fields[name] for name in [*TournamentOut._declared_fields, "registrations", "standings"]
+        }
+
+
+class LadderBriefOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    league = serializers.CharField(source="league.slug", help_text="the league's slug")
+    game = serializers.ChoiceField(choices=GameKind.choices)
+    seats = serializers.IntegerField(help_text="2: challenges; 3-4: matchmaking queue")
+    name = serializers.CharField(source="*", help_text="its name, or the league's and the game's")
+
+
+class LadderRowOut(serializers.Serializer):
+    position = serializers.IntegerField()
+    player = serializers.IntegerField()
+    display_name = serializers.CharField()
+    rating = serializers.FloatField(
+        allow_null=True, help_text="conservative rating (mu - 3 sigma), 2 decimals; null: unrated"
+    )
+    games = serializers.IntegerField(help_text="rated tables")
+    last_played = serializers.DateTimeField(allow_null=True)
+
+
+class ChallengeOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    challenger = serializers.IntegerField(source="challenger_id", help_text="player id")
+    challenged = serializers.IntegerField(source="challenged_id", help_text="player id")
+    status = serializers.CharField(help_text=_statuses(Challenge.Status.choices))
+    created = serializers.DateTimeField()
+    expires_at = serializers.DateTimeField()
+    table = serializers.IntegerField(source="table_id", allow_null=True, help_text="once accepted")
+
+
+class LadderOut(LadderBriefOut):
+    time_control = serializers.DictField(help_text=TIME_CONTROL_HELP)
+    order = LadderRowOut(many=True, help_text="the members, best first")
+    challenges = ChallengeOut(many=True, source="pending_challenges", help_text="pending, newest first")
+    queue = serializers.ListField(
+        child=serializers.IntegerField(), source="queued", help_text="ids of the players queueing"
+    )
+
+
+class ChallengeAcceptedOut(serializers.Serializer):
+    challenge = serializers.IntegerField()
+    status = serializers.CharField(help_text="accepted")
+    table = serializers.IntegerField(help_text="the new table (games API)")
