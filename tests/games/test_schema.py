@@ -114,3 +114,30 @@ def test_the_static_files_of_the_viewers_are_served(db: None) -> None:
     assert path
     with open(path, "rb") as f:
         assert len(f.read(2048)) == 2048, "a real bundle, not an empty placeholder"
+
+
+def test_every_response_with_a_body_is_described(schema: dict[str, Any]) -> None:
+    """Each operation's responses name their shape (a component or a typed schema), never a bare
+    object; and each error status points at the one error shape."""
+    untyped = []
+    for path, operations in schema["paths"].items():
+        for method, operation in operations.items():
+            if method not in HTTP_METHODS:
+                continue
+            for status, response in operation["responses"].items():
+                if status == "304":
+                    continue  # unchanged: no body
+                content = response.get("content")
+                if not content:
+                    untyped.append(f"{method} {path} {status}: no content")
+                    continue
+                for media, body in content.items():
+                    shape = body.get("schema", {})
+                    if not shape or shape in (
+                        {"type": "object"},
+                        {"type": "object", "additionalProperties": {}},
+                    ):
+                        untyped.append(f"{method} {path} {status} {media}")
+                    if status.startswith(("4", "5")):
+                        assert shape == {"$ref": "#/components/schemas/ErrorOut"}, (method, path, status)
+    assert untyped == []
