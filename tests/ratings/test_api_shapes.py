@@ -172,6 +172,8 @@ def test_match_quality_has_the_documented_shape(rated: list[Player]) -> None:
     assert bad(f"players={ids[0]},{ids[0]}")["code"] == "invalid"
     assert bad("players=1,x")["code"] == "invalid"
     assert (
-        check(schema, path, "get", api.get("/api/v1/ratings/chess/quality/?players=1,2"))["code"]
+        check(schema, path, "get", api.get(f"/api/v1/ratings/chess/quality/?players={ids[0]},{ids[1]}"))[
+            "code"
+        ]
         == "not_found"
     )
