@@ -18,8 +18,8 @@ from .. import dispatch, rows
 from ..clocks import SeatClock, TimeControl, time_available
 from ..errors import NotSeated
 from ..events import game_finished
-from ..models import Move, Player, Seat, Table
-from ..results import GameResult, SeatResult, seat_ending
+from ..models import Player, Seat, Table
+from ..selectors import game_result
 
 ELIMINATION_REASONS = {
     "blocked": Seat.Reason.BLOCKED,
@@ -126,7 +126,8 @@ def schedule_clock_check(table: Table) -> None:
 
 
 def finish(table: Table, state: engine.State, now: Any) -> list[str]:
-    """The game is over: store the ranking and markers; announce the result after commit."""
+    """The game is over: store the ranking and markers; announce the result after the commit
+    (``game_finished`` with the :class:`games.results.GameResult` read back from the tables)."""
     ranking = state.ranking()
     scores = state.scores
     table.status = Table.Status.FINISHED
@@ -144,29 +145,13 @@ def finish(table: Table, state: engine.State, now: Any) -> list[str]:
         seat.rank = ranking[seat.number]
         seat.markers = scores[seat.number]
     Seat.objects.bulk_update(seats, ["rank", "markers"])
-    timed_out = [s.number for s in seats if s.elimination_reason == Seat.Reason.TIMEOUT]
-    moved: set[int] = set()
-    if timed_out:  # a seat out on time that never moved is a no-show
-        moves = Move.objects.filter(table=table, kind=Move.Kind.MOVE, seat__in=timed_out)
-        moved = set(moves.values_list("seat", flat=True))
-    result = GameResult(
-        table_id=table.pk,
-        game=table.game,
-        players=table.players,
-        rated=table.rated,
-        finished_at=now,
-        end_reason=table.end_reason,
-        winner_seat=table.winner_seat,
-        seats=tuple(
-            SeatResult(
-                seat=s.number,
-                player_id=s.player_id,
-                rank=ranking[s.number],
-                markers=scores[s.number],
-                ending=seat_ending(s.elimination_reason, s.number in moved),
-            )
-            for s in seats
-        ),
-    )
-    transaction.on_commit(lambda: game_finished.send(sender=Table, result=result))
+    table_id = table.pk
+
+    def announce() -> None:
+        # A finished table never changes again: its result read after the commit is final.
+        result = game_result(table_id)
+        assert result is not None, f"table {table_id} committed as finished"
+        game_finished.send(sender=Table, result=result)
+
+    transaction.on_commit(announce)
     return ["status", "finished_at", "end_reason", "winner_seat", "result"]
