@@ -1,20 +1,30 @@
-"""Club ladders: order by rating, challenges for 2-player ladders, a matchmaking queue for 3–4.
+"""Club ladders: a rating ladder or a position ladder, challenges for 2 seats, a queue for 3–4.
 
-* The ladder's order is the members' conservative TrueSkill rating (μ − 3σ)
-  for the ladder's game, best first; members without a rated table yet stand
-  below everyone rated, in joining order.
-* **Challenges** (2 seats): a member may challenge anyone up to N places above
-  them. N is the ladder's ``challenge_places`` or, by default, the widest of
-  10 places and 40 % of the places above the challenger (so a long ladder
-  allows longer reaches). A challenge unanswered within ``challenge_days``
-  expires (the periodic housekeeping). Accepting creates a rated 2-player
-  table with the ladder's time control; the lower-placed player moves first.
-* **Queue** (3–4 seats): members queue; the housekeeping forms tables of the
-  ladder's size from the queue, longest-waiting first, choosing among the
-  next candidates the group with the best TrueSkill match quality; while the
-  longest-waiting player has waited less than ``queue_wait_seconds`` only a
-  group whose quality reaches the size-aware fair threshold is accepted, after
-  that the best available group is taken (a bounded wait).
+* A **rating ladder** is ordered by the members' conservative TrueSkill rating (μ − 3σ) in the
+  ladder's game, best first; members without a rated table yet stand below everyone rated, in
+  joining order.
+* A **position ladder** keeps its own order: a new member joins at the bottom, a member who
+  leaves closes the gap, and only the ladder's own challenges move anyone (ratings from games
+  elsewhere never do). A challenger who **wins** takes the challenged player's place, and the
+  challenged player and everyone between move down one; a draw or a loss changes nothing. A
+  challenge **not answered in time** is a forfeit: the challenger takes the place as if they had
+  won. The challenged player may **decline** at most ``max_declines`` challenges in
+  ``decline_period_days``; past that a challenge must be played (or forfeited).
+* **Challenges** (2 seats): a member may challenge anyone up to N places above them. N is the
+  ladder's ``challenge_places`` or, by default, the widest of 10 places and 40 % of the places
+  above the challenger. A challenge unanswered within ``challenge_days`` expires (the periodic
+  housekeeping). Accepting creates a rated 2-player table with the ladder's time control; the
+  lower-placed player moves first. A player has at most ``max_open_challenges`` challenges open
+  at once (made or received, waiting for an answer or being played); nobody challenges the same
+  opponent twice while a challenge between them is open; after a decline, the challenger waits
+  ``decline_cooldown_hours`` before challenging that player again.
+* **Queue** (3–4 seats): members queue; the housekeeping forms tables of the ladder's size from
+  the first ``CANDIDATES`` players in the queue. A table is *fair* when its :func:`fairness` (its
+  TrueSkill match quality relative to that of the same players rated equally) reaches
+  ``FAIR_SHARE``. The longest-waiting player is seated first at the best fair table
+  that includes them; when there is none, a fair table of players behind them is formed instead,
+  so one unmatched player never blocks the others; once someone has waited
+  ``queue_wait_seconds``, the best table including them is taken, fair or not (a bounded wait).
 """
 
 from __future__ import annotations
@@ -25,12 +35,14 @@ from datetime import timedelta
 from typing import Any
 
 from django.db import transaction
+from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
 from common.errors import Conflict, Forbidden, InvalidInput, NotFound
 from games import services as games
 from games.clocks import TimeControl
 from games.models import GameKind, Player, Table
+from games.results import GameResult
 from ratings import environment
 from ratings.models import Rating
 
@@ -39,7 +51,9 @@ from .pairing import assign_seats
 from .selectors import ladder_order
 from .services import require_organiser
 
-CANDIDATES = 12  # matchmaking looks this far down the queue for each table
+CANDIDATES = 12  # matchmaking looks this far down the queue
+#: A queue table is fair when its :func:`fairness` reaches this.
+FAIR_SHARE = 0.5
 
 
 @transaction.atomic
@@ -53,10 +67,21 @@ def ladder_create(
     time_control: dict[str, Any] | None = None,
     challenge_places: int = 0,
     challenge_days: float = 3,
+    kind: str = Ladder.Kind.RATING,
+    max_open_challenges: int = 3,
+    decline_cooldown_hours: float = 24,
+    max_declines: int = 2,
+    decline_period_days: float = 30,
 ) -> Ladder:
     require_organiser(league, organiser)
     if game not in GameKind.values or seats not in (2, 3, 4):
         raise InvalidInput("a ladder needs a game (shacru, azacru, pacru) and 2 to 4 seats")
+    if kind not in Ladder.Kind.values:
+        raise InvalidInput(f"kind must be one of {', '.join(Ladder.Kind.values)}, not {kind!r}")
+    if kind == Ladder.Kind.POSITION and seats != 2:
+        raise InvalidInput("a position ladder is played by challenges, at tables of 2")
+    if max_open_challenges < 1:
+        raise InvalidInput("max_open_challenges must be at least 1")
     if Ladder.objects.filter(league=league, game=game).exists():
         raise Conflict(f"{league.name} has a {game} ladder already")
     try:
@@ -71,24 +96,46 @@ def ladder_create(
         time_control=tc.to_dict(),
         challenge_places=challenge_places,
         challenge_days=challenge_days,
+        kind=kind,
+        max_open_challenges=max_open_challenges,
+        decline_cooldown_hours=decline_cooldown_hours,
+        max_declines=max_declines,
+        decline_period_days=decline_period_days,
     )
 
 
+def _locked_ladder(ladder: Ladder) -> Ladder:
+    """Lock the ladder row: every change of a position ladder's order happens under it."""
+    return Ladder.objects.select_for_update().get(pk=ladder.pk)
+
+
+@transaction.atomic
 def ladder_join(*, ladder: Ladder, player: Player) -> LadderMember:
+    ladder = _locked_ladder(ladder)
     ladder.league.members.add(player)
-    member, created = LadderMember.objects.get_or_create(ladder=ladder, player=player)
-    if not created:
+    if LadderMember.objects.filter(ladder=ladder, player=player).exists():
         raise Conflict("you are on this ladder already")
-    return member
+    position = None
+    if ladder.kind == Ladder.Kind.POSITION:
+        position = LadderMember.objects.filter(ladder=ladder).count() + 1  # at the bottom
+    return LadderMember.objects.create(ladder=ladder, player=player, position=position)
 
 
+@transaction.atomic
 def ladder_leave(*, ladder: Ladder, player: Player) -> None:
-    if not LadderMember.objects.filter(ladder=ladder, player=player).delete()[0]:
+    ladder = _locked_ladder(ladder)
+    member = LadderMember.objects.filter(ladder=ladder, player=player).first()
+    if member is None:
         raise Conflict("you are not on this ladder")
+    member.delete()
+    if member.position is not None:  # close the gap
+        LadderMember.objects.filter(ladder=ladder, position__gt=member.position).update(
+            position=F("position") - 1
+        )
     QueueEntry.objects.filter(ladder=ladder, player=player).delete()
-    Challenge.objects.filter(ladder=ladder, status=Challenge.Status.PENDING).filter(challenger=player).update(
-        status=Challenge.Status.CANCELLED
-    )
+    Challenge.objects.filter(ladder=ladder, status=Challenge.Status.PENDING).filter(
+        Q(challenger=player) | Q(challenged=player)
+    ).update(status=Challenge.Status.CANCELLED)
 
 
 def reach(ladder: Ladder, position: int) -> int:
@@ -98,10 +145,21 @@ def reach(ladder: Ladder, position: int) -> int:
     return max(10, math.floor(0.4 * (position - 1)))
 
 
+def _open(ladder: Ladder) -> QuerySet[Challenge]:
+    """Challenges still open: waiting for an answer, or accepted and being played."""
+    return Challenge.objects.filter(ladder=ladder).filter(
+        Q(status=Challenge.Status.PENDING)
+        | Q(status=Challenge.Status.ACCEPTED, table__status__in=[Table.Status.OPEN, Table.Status.ACTIVE])
+    )
+
+
 @transaction.atomic
 def challenge_create(*, ladder: Ladder, challenger: Player, challenged: Player) -> Challenge:
+    ladder = _locked_ladder(ladder)
     if ladder.seats != 2:
         raise Conflict("this ladder plays at tables of more than two: join its queue instead")
+    if challenger.pk == challenged.pk:
+        raise InvalidInput("you cannot challenge yourself")
     order = {row["player"]: row["position"] for row in ladder_order(ladder)}
     if challenger.pk not in order:
         raise Forbidden("join the ladder before challenging")
@@ -114,11 +172,34 @@ def challenge_create(*, ladder: Ladder, challenger: Player, challenged: Player) 
         raise InvalidInput(
             f"from place {mine} you can challenge up to {reach(ladder, mine)} places above you"
         )
-    if Challenge.objects.filter(
-        ladder=ladder, status=Challenge.Status.PENDING, challenger=challenger, challenged=challenged
-    ).exists():
-        raise Conflict("you have challenged this player already")
-    expires = timezone.now() + timedelta(days=ladder.challenge_days)
+    between = Q(challenger=challenger, challenged=challenged) | Q(
+        challenger=challenged, challenged=challenger
+    )
+    if _open(ladder).filter(between).exists():
+        raise Conflict(f"you and {challenged} have a challenge open already: play or answer it first")
+    for who, name in ((challenger, "you have"), (challenged, f"{challenged} has")):
+        count = _open(ladder).filter(Q(challenger=who) | Q(challenged=who)).count()
+        if count >= ladder.max_open_challenges:
+            raise Conflict(f"{name} {count} open challenges, the most this ladder allows: finish one first")
+    now = timezone.now()
+    declined = (
+        Challenge.objects.filter(
+            ladder=ladder,
+            challenger=challenger,
+            challenged=challenged,
+            status=Challenge.Status.DECLINED,
+            answered_at__gt=now - timedelta(hours=ladder.decline_cooldown_hours),
+        )
+        .order_by("-answered_at")
+        .first()
+    )
+    if declined is not None and declined.answered_at is not None:
+        again = declined.answered_at + timedelta(hours=ladder.decline_cooldown_hours)
+        raise Conflict(
+            f"{challenged} declined your challenge recently: you can challenge them again after "
+            f"{again:%Y-%m-%d %H:%M} UTC"
+        )
+    expires = now + timedelta(days=ladder.challenge_days)
     return Challenge.objects.create(
         ladder=ladder, challenger=challenger, challenged=challenged, expires_at=expires
     )
@@ -131,8 +212,7 @@ def _pending(challenge_id: int) -> Challenge:
     if c.status != Challenge.Status.PENDING:
         raise Conflict(f"the challenge is {c.status}")
     if c.expires_at <= timezone.now():
-        c.status = Challenge.Status.EXPIRED
-        c.save(update_fields=["status"])
+        _expire(c)
         raise Conflict("the challenge has expired")
     return c
 
@@ -153,8 +233,9 @@ def challenge_accept(*, challenge_id: int, by: Player) -> Table:
     games.seat_join(table_id=table.pk, player=c.challenger, seat=1)
     games.seat_join(table_id=table.pk, player=c.challenged, seat=2)
     c.status = Challenge.Status.ACCEPTED
+    c.answered_at = timezone.now()
     c.table = table
-    c.save(update_fields=["status", "table"])
+    c.save(update_fields=["status", "answered_at", "table"])
     table.refresh_from_db()
     return table
 
@@ -163,20 +244,107 @@ def challenge_accept(*, challenge_id: int, by: Player) -> Table:
 def challenge_answer(*, challenge_id: int, by: Player, decision: str) -> Challenge:
     """Decline (the challenged player) or cancel (the challenger) a pending challenge."""
     c = _pending(challenge_id)
+    now = timezone.now()
     if decision == "decline" and by.pk == c.challenged_id:
+        ladder = c.ladder
+        if ladder.kind == Ladder.Kind.POSITION:
+            since = now - timedelta(days=ladder.decline_period_days)
+            declines = Challenge.objects.filter(
+                ladder=ladder, challenged=by, status=Challenge.Status.DECLINED, answered_at__gt=since
+            ).count()
+            if declines >= ladder.max_declines:
+                raise Conflict(
+                    f"you have declined {declines} challenges in the last {ladder.decline_period_days:g} "
+                    "days, the most this ladder allows: accept, or the challenge expires as a forfeit"
+                )
         c.status = Challenge.Status.DECLINED
     elif decision == "cancel" and by.pk == c.challenger_id:
         c.status = Challenge.Status.CANCELLED
     else:
         raise Forbidden("only the challenged player may decline, and only the challenger may cancel")
-    c.save(update_fields=["status"])
+    c.answered_at = now
+    c.save(update_fields=["status", "answered_at"])
     return c
 
 
+def _expire(c: Challenge) -> None:
+    """An unanswered challenge runs out: on a position ladder it is a forfeit (the challenger
+    takes the place as if they had won)."""
+    c.status = Challenge.Status.EXPIRED
+    fields = ["status"]
+    if c.ladder.kind == Ladder.Kind.POSITION:
+        c.outcome = Challenge.Outcome.FORFEIT
+        fields.append("outcome")
+        _challenger_takes_the_place(c)
+    c.save(update_fields=fields)
+
+
 def expire_challenges() -> int:
-    return Challenge.objects.filter(status=Challenge.Status.PENDING, expires_at__lte=timezone.now()).update(
-        status=Challenge.Status.EXPIRED
+    """Expire every challenge past its time (the periodic housekeeping); return how many."""
+    due = Challenge.objects.filter(status=Challenge.Status.PENDING, expires_at__lte=timezone.now())
+    expired = 0
+    for challenge_id in due.values_list("pk", flat=True):
+        with transaction.atomic():
+            c = (
+                Challenge.objects.select_for_update(skip_locked=True)
+                .select_related("ladder")
+                .filter(pk=challenge_id, status=Challenge.Status.PENDING)
+                .first()
+            )
+            if c is not None:
+                _expire(c)
+                expired += 1
+    return expired
+
+
+def _challenger_takes_the_place(c: Challenge) -> None:
+    """Position ladders: the challenger moves to the challenged player's place; they and everyone
+    between move down one. Nothing happens if the challenger is not below them (any more)."""
+    ladder = _locked_ladder(c.ladder)
+    members = {
+        m.player_id: m
+        for m in LadderMember.objects.filter(ladder=ladder, player_id__in=[c.challenger_id, c.challenged_id])
+    }
+    winner, loser = members.get(c.challenger_id), members.get(c.challenged_id)
+    if winner is None or loser is None or winner.position is None or loser.position is None:
+        return
+    if winner.position <= loser.position:
+        return
+    old, new = winner.position, loser.position
+    LadderMember.objects.filter(ladder=ladder, position__gte=new, position__lt=old).update(
+        position=F("position") + 1
     )
+    LadderMember.objects.filter(pk=winner.pk).update(position=new)
+
+
+def challenge_table_finished(result: GameResult) -> str:
+    """A ladder challenge's table finished: record the outcome; on a position ladder a winning
+    challenger takes the place. Safe to repeat (an outcome is recorded once)."""
+    with transaction.atomic():
+        c = (
+            Challenge.objects.select_for_update()
+            .select_related("ladder")
+            .filter(table_id=result.table_id)
+            .first()
+        )
+        if c is None:
+            return "not a challenge table"
+        if c.outcome:
+            return "already recorded"
+        ranks = result.ranks()
+        challenger, challenged = ranks.get(c.challenger_id), ranks.get(c.challenged_id)
+        if challenger is None or challenged is None:
+            return "the players are not at the table"
+        if challenger < challenged:
+            c.outcome = Challenge.Outcome.CHALLENGER
+            if c.ladder.kind == Ladder.Kind.POSITION:
+                _challenger_takes_the_place(c)
+        elif challenged < challenger:
+            c.outcome = Challenge.Outcome.CHALLENGED
+        else:
+            c.outcome = Challenge.Outcome.DRAW
+        c.save(update_fields=["outcome"])
+        return c.outcome
 
 
 def queue_join(*, ladder: Ladder, player: Player) -> QueueEntry:
@@ -194,6 +362,54 @@ def queue_leave(*, ladder: Ladder, player: Player) -> None:
     QueueEntry.objects.filter(ladder=ladder, player=player).delete()
 
 
+def fairness(game: str, ratings: list[tuple[float, float]]) -> float:
+    """How fair a table is, from 0 to 1: its TrueSkill match quality relative to the quality the
+    same players would have if they were all rated equally (the mean μ, each keeping their σ).
+
+    Relative, so it does not shrink with the table size, and it expects less of players whose
+    ratings are uncertain: at σ 2, four players spread evenly over 6 points of μ score 0.63, over
+    14 points 0.08.
+    """
+    mean = sum(mu for mu, _ in ratings) / len(ratings)
+    ideal = environment.quality(game, [(mean, sigma) for _, sigma in ratings])
+    return environment.quality(game, ratings) / ideal if ideal > 0 else 0.0
+
+
+def plan_queue_tables(
+    game: str,
+    seats: int,
+    waiting: list[tuple[int, tuple[float, float], float]],
+    wait_limit: float,
+) -> list[list[int]]:
+    """Which tables to form from a queue (pure; :func:`matchmake` applies it).
+
+    ``waiting``: ``(player id, (mu, sigma), seconds waited)``, longest-waiting first. Returns the
+    tables as lists of player ids, in the order they are formed (see the module's rules).
+    """
+    queue = list(waiting)
+    tables: list[list[int]] = []
+    while len(queue) >= seats:
+        window = queue[: CANDIDATES + 1]
+        chosen: tuple[tuple[int, tuple[float, float], float], ...] | None = None
+        for i, anchor in enumerate(window):
+            best, best_q = None, -1.0
+            for others in itertools.combinations(window[i + 1 :], seats - 1):
+                group = (anchor, *others)
+                q = environment.quality(game, [e[1] for e in group])
+                if q > best_q:
+                    best, best_q = group, q
+            if best is None:
+                break
+            if fairness(game, [e[1] for e in best]) >= FAIR_SHARE or (i == 0 and anchor[2] >= wait_limit):
+                chosen = best
+                break
+        if chosen is None:
+            break
+        tables.append([e[0] for e in chosen])
+        queue = [e for e in queue if e not in chosen]
+    return tables
+
+
 @transaction.atomic
 def matchmake(ladder: Ladder, now: Any = None) -> list[Table]:
     """Form as many tables as the queue allows (see the module's rules)."""
@@ -203,21 +419,18 @@ def matchmake(ladder: Ladder, now: Any = None) -> list[Table]:
         r.player_id: (r.mu, r.sigma)
         for r in Rating.objects.filter(game=ladder.game, player__in=[e.player for e in queue])
     }
-    fair = environment.fair_quality(ladder.game, ladder.seats)
+    waiting = [
+        (
+            e.player_id,
+            ratings.get(e.player_id, (environment.MU, environment.SIGMA)),
+            (now - e.joined).total_seconds(),
+        )
+        for e in queue
+    ]
+    by_id = {e.player_id: e for e in queue}
     made = []
-    while len(queue) >= ladder.seats:
-        first, rest = queue[0], queue[1 : 1 + CANDIDATES]
-        best, best_q = None, -1.0
-        for others in itertools.combinations(rest, ladder.seats - 1):
-            group = [first, *others]
-            q = environment.quality(
-                ladder.game, [ratings.get(e.player_id, (environment.MU, environment.SIGMA)) for e in group]
-            )
-            if q > best_q:
-                best, best_q = group, q
-        waited = (now - first.joined).total_seconds()
-        if best is None or (best_q < fair and waited < ladder.queue_wait_seconds):
-            break
+    for group in plan_queue_tables(ladder.game, ladder.seats, waiting, ladder.queue_wait_seconds):
+        first = by_id[group[0]]
         table = games.table_create(
             creator=first.player,
             game=ladder.game,
@@ -226,12 +439,9 @@ def matchmake(ladder: Ladder, now: Any = None) -> list[Table]:
             time_control=ladder.time_control,
             rated=True,
         )
-        order = assign_seats([e.player_id for e in best], {})
-        by_id = {e.player_id: e.player for e in best}
-        for seat, pid in enumerate(order, start=1):
-            games.seat_join(table_id=table.pk, player=by_id[pid], seat=seat)
-        QueueEntry.objects.filter(pk__in=[e.pk for e in best]).delete()
-        queue = [e for e in queue if e not in best]
+        for seat, pid in enumerate(assign_seats(group, {}), start=1):
+            games.seat_join(table_id=table.pk, player=by_id[pid].player, seat=seat)
+        QueueEntry.objects.filter(pk__in=[by_id[p].pk for p in group]).delete()
         made.append(table)
     return made
 

@@ -137,7 +137,15 @@ class RoundTable(models.Model):
 
 
 class Ladder(models.Model):
-    """A league's standing ladder for one game: ordered by the players' conservative rating."""
+    """A league's standing ladder for one game.
+
+    A *rating* ladder is ordered by the players' conservative rating in the game; a *position*
+    ladder keeps its own order, which only its challenges change (see ``tournaments.ladders``).
+    """
+
+    class Kind(models.TextChoices):
+        RATING = "rating", "ordered by rating"
+        POSITION = "position", "ordered by position: a challenger who wins takes the place"
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="ladders")
     game = models.CharField(max_length=8, choices=GameKind.choices)
@@ -150,6 +158,14 @@ class Ladder(models.Model):
     queue_wait_seconds = models.PositiveIntegerField(
         default=120, help_text="matchmaking: after this wait any table is better than none"
     )
+    kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.RATING)
+    #: Challenges a player may have open at once (waiting for an answer, or being played).
+    max_open_challenges = models.PositiveSmallIntegerField(default=3)
+    #: After a decline, the same challenger waits this long before challenging that player again.
+    decline_cooldown_hours = models.FloatField(default=24)
+    #: Position ladders: declines allowed per period; past that a challenge must be played or forfeited.
+    max_declines = models.PositiveSmallIntegerField(default=2)
+    decline_period_days = models.FloatField(default=30)
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -163,6 +179,8 @@ class LadderMember(models.Model):
     ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="members")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ladder_memberships")
     joined = models.DateTimeField(auto_now_add=True)
+    #: Position ladders: the member's place (1 = top); null on rating ladders.
+    position = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["ladder", "player"], name="ladder_member_unique")]
@@ -182,9 +200,19 @@ class Challenge(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING, db_index=True)
     created = models.DateTimeField(auto_now_add=True)
     expires_at = models.DateTimeField()
+    answered_at = models.DateTimeField(null=True, blank=True)
     table = models.OneToOneField(
         Table, on_delete=models.SET_NULL, null=True, blank=True, related_name="challenge"
     )
+
+    class Outcome(models.TextChoices):
+        CHALLENGER = "challenger", "the challenger won"
+        CHALLENGED = "challenged", "the challenged player won"
+        DRAW = "draw", "drawn"
+        FORFEIT = "forfeit", "not answered in time: a forfeit"
+
+    #: How the challenge ended (empty while it is open).
+    outcome = models.CharField(max_length=10, choices=Outcome.choices, blank=True, default="")
 
     class Meta:
         ordering = ["-created"]

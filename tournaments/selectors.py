@@ -304,19 +304,24 @@ def ladder_detail(ladder_id: int) -> Ladder:
 
 
 def ladder_order(ladder: Ladder) -> list[dict[str, Any]]:
-    """The members, best first, with their rating and activity (two queries)."""
+    """The members, best first (by rating, or by place on a position ladder), with their rating
+    and activity (two queries)."""
     members = list(LadderMember.objects.filter(ladder=ladder).select_related("player").order_by("joined"))
     ratings = {
         r.player_id: r
         for r in Rating.objects.filter(game=ladder.game, player__in=[m.player for m in members])
     }
-    rated = sorted(
-        (m for m in members if m.player_id in ratings),
-        key=lambda m: (-ratings[m.player_id].conservative, m.joined),
-    )
-    unrated = [m for m in members if m.player_id not in ratings]
+    if ladder.kind == Ladder.Kind.POSITION:
+        # A position ladder keeps its own order: only its challenges change it.
+        ordered = sorted(members, key=lambda m: (m.position or 0, m.joined))
+    else:
+        rated = sorted(
+            (m for m in members if m.player_id in ratings),
+            key=lambda m: (-ratings[m.player_id].conservative, m.joined),
+        )
+        ordered = rated + [m for m in members if m.player_id not in ratings]
     rows = []
-    for position, m in enumerate(rated + unrated, start=1):
+    for position, m in enumerate(ordered, start=1):
         r = ratings.get(m.player_id)
         rows.append(
             {

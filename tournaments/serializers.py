@@ -52,6 +52,15 @@ class LadderIn(serializers.Serializer):
     time_control = serializers.JSONField(required=False)
     challenge_places = serializers.IntegerField(min_value=0, max_value=100, default=0)
     challenge_days = serializers.FloatField(min_value=0.01, max_value=60, default=3)
+    kind = serializers.ChoiceField(
+        choices=[("rating", "rating"), ("position", "position")],
+        default="rating",
+        help_text="rating: ordered by rating; position: a challenger who wins takes the place (2 seats)",
+    )
+    max_open_challenges = serializers.IntegerField(min_value=1, max_value=50, default=3)
+    decline_cooldown_hours = serializers.FloatField(min_value=0, max_value=24 * 60, default=24)
+    max_declines = serializers.IntegerField(min_value=0, max_value=100, default=2)
+    decline_period_days = serializers.FloatField(min_value=0.01, max_value=365, default=30)
 
 
 class ChallengeIn(serializers.Serializer):
@@ -173,6 +182,7 @@ class LadderBriefOut(serializers.Serializer):
     game = serializers.ChoiceField(choices=GameKind.choices)
     seats = serializers.IntegerField(help_text="2: challenges; 3-4: matchmaking queue")
     name = serializers.CharField(source="*", help_text="its name, or the league's and the game's")
+    kind = serializers.CharField(help_text="rating (ordered by rating) or position (challenges move places)")
 
 
 class LadderRowOut(serializers.Serializer):
@@ -194,6 +204,10 @@ class ChallengeOut(serializers.Serializer):
     created = serializers.DateTimeField()
     expires_at = serializers.DateTimeField()
     table = serializers.IntegerField(source="table_id", allow_null=True, help_text="once accepted")
+    outcome = serializers.CharField(
+        help_text="empty while open; challenger, challenged or draw once played; forfeit when it expired "
+        "unanswered on a position ladder"
+    )
 
 
 class LadderOut(LadderBriefOut):

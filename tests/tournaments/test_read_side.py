@@ -334,6 +334,7 @@ def test_ladder_responses_and_actions_have_the_documented_shapes(
         "game",
         "seats",
         "name",
+        "kind",
         "time_control",
         "order",
         "challenges",
@@ -346,7 +347,8 @@ def test_ladder_responses_and_actions_have_the_documented_shapes(
     assert queued["queue"] == [p.pk for p in c.players[:2]] and queued["name"] == "ladder club azacru ladder"
     listed = check(schema, "/api/v1/ladders/", "get", api.get("/api/v1/ladders/"))
     assert [x["id"] for x in listed] == [c.ladder, c.queue_ladder]
-    assert all(list(x) == ["id", "league", "game", "seats", "name"] for x in listed)
+    assert all(list(x) == ["id", "league", "game", "seats", "name", "kind"] for x in listed)
+    assert {x["kind"] for x in listed} == {"rating"}
     # actions: 200 with the ladder, 201 with a challenge, the error shape otherwise
     newcomer = make_actor("newcomer")
     path = "/api/v1/ladders/{ladder_id}/{action}/"
@@ -357,6 +359,7 @@ def test_ladder_responses_and_actions_have_the_documented_shapes(
     assert made.status_code == 201
     challenge = check(schema, path, "post", made)
     assert challenge["challenged"] == top and challenge["status"] == "pending" and challenge["table"] is None
+    assert challenge["outcome"] == ""
     assert (
         check(schema, path, "post", newcomer.post(f"/api/v1/ladders/{c.ladder}/join/"))["code"] == "conflict"
     )
