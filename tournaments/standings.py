@@ -4,17 +4,41 @@ Points
 ------
 
 Each table ranks its players (1 is best; equal ranks are ties). A table's places
-are worth points by a *scale*, best place first:
+are worth points by the event's *scale*, best place first, one value per seat:
 
 * two seats: 1 for a win, 0 for a loss; a shared first place is a draw, and
   both get ½ (the rule below);
 * three seats: 2, 1, 0;
 * four seats: 3, 2, 1, 0.
 
-An event may set its own scale (``scale``, one value per seat, best first). It
-applies to full tables; a table with fewer players than the event has seats (a
-three-player table in a four-seat event) uses the default scale of its own
-size, so every table hands out points on the scale made for it.
+An event may set its own scale (``scale``, one value per seat, best first).
+
+**Full tables** (as many players as the event has seats) pay the scale as it
+is. **Smaller tables** (a three- or two-player table in a four-seat event, a
+two-player table in a three-seat event: rounds whose player count does not
+divide) pay the *same* scale, read at evenly spaced places and put on the same
+footing, so that no table size is worth more than another. For a scale
+``S[0] .. S[s-1]`` (``s`` the event's seats) and a table of ``k < s`` players:
+
+1. place ``j`` (0-based, ``0 .. k-1``) reads the scale at position
+   ``x = j * (s - 1) / (k - 1)``, interpolating linearly between the two
+   neighbouring values: ``v[j] = S[i] + (x - i) * (S[i + 1] - S[i])`` with
+   ``i = floor(x)``. The winner gets ``S[0]``, the last ``S[s-1]``, the others
+   what their relative place is worth;
+2. then every ``v[j]`` is multiplied by ``mean(S) / mean(v)``, so that the
+   table's average points per player equal the full table's, ``mean(S)``
+   (``v`` is left as it is when ``mean(v)`` is 0; if ``mean(S)`` is not 0 then,
+   which needs negative values in the scale, ``mean(S) - mean(v)`` is added
+   instead).
+
+So **every table pays on average ``mean(S)`` points per player**, whatever its
+size, and a player seated at small tables is neither helped nor hurt on
+average. With the default four-seat scale 3, 2, 1, 0 (average 1.5), a
+three-player table pays 3, 1.5, 0 and a two-player table 3, 0; with the
+default three-seat scale a two-player table pays 2, 0. Linear scales (all the
+defaults) need no correction in step 2. A custom ``10, 6, 3, 0`` (average
+4.75) gives a three-player table ``10, 4.5, 0`` scaled by ``4.75 / (14.5 / 3)``:
+9.828, 4.422, 0; and a two-player table ``10, 0`` scaled by ``4.75 / 5``: 9.5, 0.
 
 Players who share a rank share the places they cover: they each get the average
 of those places' points. At a four-player table ranked 1, 2, 2, 4, the two
@@ -22,9 +46,20 @@ players tied for second cover places 2 and 3 and get (2 + 1) / 2 = 1.5 each.
 Ranks are read in order only (players sorted by rank, equal ranks grouped), so
 "1, 2, 2, 3" counts the same as "1, 2, 2, 4".
 
-A bye is worth ``bye_points``; by default a win: the first value of the event's
-scale (1 with two seats, 2 with three, 3 with four). A bye is not a game: it adds
-to neither ``played`` nor ``wins``, and has no opponent for the tiebreaks.
+A bye is worth ``bye_points``; by default the value of *the place just above
+the middle*: the smallest value of the scale that is at least the scale's
+average ``mean(S)`` (:func:`bye_value`). So a bye never scores below an average
+table, and never more than the nearest place above it:
+
+* two seats: always the win (1 with the default scale; ``S[0]`` with any
+  scale, as a win is the only value at or above the average) – as a pairing
+  bye goes to the bottom of the ranking, this is the usual Swiss convention;
+* three seats: the second place (1 of 2, 1, 0 – exactly the average);
+* four seats: the second place (2 of 3, 2, 1, 0; 6 of 10, 6, 3, 0).
+
+(With three or four seats byes come only from the organiser: a requested
+absence is not worth a table win.) A bye is not a game: it adds to neither
+``played`` nor ``wins``, and has no opponent for the tiebreaks.
 
 Tiebreaks
 ---------
@@ -117,6 +152,44 @@ def _scale(seats: int, scale: Sequence[float] | None) -> tuple[float, ...]:
     return tuple(float(v) for v in scale)
 
 
+def table_scale(seats: int, size: int, scale: Sequence[float] | None = None) -> tuple[float, ...]:
+    """Points per place (best first) at a table of ``size`` players in an event of ``seats`` seats.
+
+    The full scale at a full table; at a smaller table, the scale read at evenly spaced places and
+    rescaled to the same average (rules in the module docstring).
+
+    >>> table_scale(4, 3)
+    (3.0, 1.5, 0.0)
+    >>> table_scale(4, 2, [10, 6, 3, 0])
+    (9.5, 0.0)
+    """
+    full = _scale(seats, scale)
+    if size < 2 or size > seats:
+        raise ValueError(f"a table of this event has 2 to {seats} players, not {size}")
+    if size == seats:
+        return full
+    values = []
+    for j in range(size):
+        x = j * (seats - 1) / (size - 1)
+        i = min(int(x), seats - 2)
+        values.append(full[i] + (x - i) * (full[i + 1] - full[i]))
+    target, mean = sum(full) / seats, sum(values) / size
+    if mean != 0:
+        return tuple(v * target / mean for v in values)
+    return tuple(v + target for v in values)
+
+
+def bye_value(seats: int, scale: Sequence[float] | None = None) -> float:
+    """A bye's default points: the smallest value of the scale at least equal to its average.
+
+    >>> bye_value(2), bye_value(3), bye_value(4), bye_value(4, [10, 6, 3, 0])
+    (1.0, 1.0, 2.0, 6.0)
+    """
+    full = _scale(seats, scale)
+    mean = sum(full) / seats
+    return min(v for v in full if round(v - mean, DIGITS) >= 0)
+
+
 def place_points(
     seats: int, ranks: Mapping[int, int], scale: Sequence[float] | None = None
 ) -> dict[int, float]:
@@ -124,12 +197,10 @@ def place_points(
 
     >>> place_points(4, {10: 1, 11: 2, 12: 2, 13: 4})
     {10: 3.0, 11: 1.5, 12: 1.5, 13: 0.0}
+    >>> place_points(4, {10: 1, 11: 2, 12: 3})
+    {10: 3.0, 11: 1.5, 12: 0.0}
     """
-    full = _scale(seats, scale)
-    size = len(ranks)
-    if size < 2 or size > seats:
-        raise ValueError(f"a table of this event has 2 to {seats} players, not {size}")
-    points = full if size == seats else DEFAULT_SCALES[size]
+    points = table_scale(seats, len(ranks), scale)
     ordered = sorted(ranks.values())
     out: dict[int, float] = {}
     for player, rank in ranks.items():
@@ -151,9 +222,9 @@ def standings(
 
     ``byes`` maps a player to the number of byes they had.
     """
-    full = _scale(seats, scale)
+    _scale(seats, scale)  # validates the seats and the scale, even with no table to score
     if bye_points is None:
-        bye_points = full[0]
+        bye_points = bye_value(seats, scale)
     points: dict[int, float] = defaultdict(float)
     wins: dict[int, int] = defaultdict(int)
     played: dict[int, int] = defaultdict(int)

@@ -36,9 +36,13 @@ def test_place_points_share_tied_places() -> None:
 def test_place_points_custom_scale_and_smaller_tables() -> None:
     assert place_points(3, {1: 1, 2: 2, 3: 3}, scale=[5, 2, 0]) == {1: 5.0, 2: 2.0, 3: 0.0}
     assert place_points(3, {1: 2, 2: 2, 3: 1}, scale=[5, 2, 0]) == {1: 1.0, 2: 1.0, 3: 5.0}
-    # A three-player table in a four-seat event uses the three-seat scale, custom event scale or not.
-    assert place_points(4, {1: 1, 2: 2, 3: 3}) == {1: 2.0, 2: 1.0, 3: 0.0}
-    assert place_points(4, {1: 1, 2: 2, 3: 3}, scale=[10, 5, 2, 0]) == {1: 2.0, 2: 1.0, 3: 0.0}
+    # A three-player table in a four-seat event reads the event's scale at places 1, 2.5 and 4 and keeps
+    # its average: 3, 1.5, 0 (average 1.5, as 3, 2, 1, 0). With 10, 5, 2, 0 (average 4.25): 10, 3.5, 0
+    # (average 4.5), times 4.25 / 4.5.
+    assert place_points(4, {1: 1, 2: 2, 3: 3}) == {1: 3.0, 2: 1.5, 3: 0.0}
+    assert place_points(4, {1: 1, 2: 2, 3: 3}, scale=[10, 5, 2, 0]) == pytest.approx(
+        {1: 10 * 4.25 / 4.5, 2: 3.5 * 4.25 / 4.5, 3: 0.0}
+    )
     assert place_points(2, {1: 1, 2: 2}, scale=[]) == {1: 1.0, 2: 0.0}, "an empty scale is no scale"
 
 
@@ -165,12 +169,15 @@ def test_wins_decide_when_everything_else_is_equal() -> None:
     assert [(r.player, r.place) for r in rows] == [(Y, 1), (X, 2)]
 
 
-def test_byes_score_a_win_unless_told_otherwise() -> None:
+def test_byes_score_the_place_just_above_the_average_unless_told_otherwise() -> None:
+    # Two seats: a win (1 of 1, 0); four seats: a second place (2 of 3, 2, 1, 0), not a table win.
     rows = by_player(standings([1, 2, 3], [TableResult(1, {1: 1, 2: 2})], 2, byes={3: 1}))
     assert (rows[3].points, rows[3].played, rows[3].wins) == (1.0, 0, 0)
     assert rows[3].tiebreaks["buchholz"] == 0.0, "a bye has no opponent"
-    assert by_player(standings([3], [], 4, byes={3: 2}))[3].points == 6.0, "two 4-seat wins"
-    assert by_player(standings([3], [], 3, byes={3: 1}, scale=[4, 1, 0]))[3].points == 4.0
+    assert by_player(standings([3], [], 4, byes={3: 2}))[3].points == 4.0, "two 4-seat second places"
+    assert by_player(standings([3], [], 3, byes={3: 1}))[3].points == 1.0, "2, 1, 0: the average, 1"
+    assert by_player(standings([3], [], 3, byes={3: 1}, scale=[4, 1, 0]))[3].points == 4.0, "avg 5 / 3"
+    assert by_player(standings([3], [], 4, byes={3: 1}, scale=[10, 6, 3, 0]))[3].points == 6.0
     assert by_player(standings([3], [], 2, byes={3: 1}, bye_points=0.5))[3].points == 0.5
 
 
@@ -182,32 +189,32 @@ def test_multi_seat_points_and_tiebreaks_by_hand() -> None:
     results = [
         # Round 1. Table of 4: 1 first, 2 and 3 tied second, 4 last: 3, 1.5, 1.5, 0.
         TableResult(1, {1: 1, 2: 2, 3: 2, 4: 4}, markers={1: 9, 2: 7, 3: 7, 4: 2}),
-        # Table of 3 (three-seat scale 2, 1, 0): 5, 6, 7.
+        # Table of 3 (the four-seat scale at places 1, 2.5, 4: 3, 1.5, 0): 5, 6, 7.
         TableResult(1, {5: 1, 6: 2, 7: 3}, markers={5: 8, 6: 6, 7: 1}),
-        # Round 2. Table of 4: 5 (3), 1 (2), 2 (1), 6 (0). Table of 3: 3 (2), 7 (1), 4 (0).
+        # Round 2. Table of 4: 5 (3), 1 (2), 2 (1), 6 (0). Table of 3: 3 (3), 7 (1.5), 4 (0).
         TableResult(2, {5: 1, 1: 2, 2: 3, 6: 4}, markers={5: 10, 1: 8, 2: 4, 6: 3}),
         TableResult(2, {3: 1, 7: 2, 4: 3}, markers={3: 9, 7: 5, 4: 4}),
     ]
     rows = by_player(standings(list(range(1, 8)), results, 4))
-    # Points: 1: 3 + 2 = 5; 2: 1.5 + 1 = 2.5; 3: 1.5 + 2 = 3.5; 4: 0 + 0 = 0;
-    # 5: 2 + 3 = 5; 6: 1 + 0 = 1; 7: 0 + 1 = 1.
-    assert {p: r.points for p, r in rows.items()} == {1: 5, 2: 2.5, 3: 3.5, 4: 0, 5: 5, 6: 1, 7: 1}
+    # Points: 1: 3 + 2 = 5; 2: 1.5 + 1 = 2.5; 3: 1.5 + 3 = 4.5; 4: 0 + 0 = 0;
+    # 5: 3 + 3 = 6; 6: 1.5 + 0 = 1.5; 7: 0 + 1.5 = 1.5.
+    assert {p: r.points for p, r in rows.items()} == {1: 5, 2: 2.5, 3: 4.5, 4: 0, 5: 6, 6: 1.5, 7: 1.5}
     # Opponents' points, once per meeting:
-    # 1: (2 2.5 + 3 3.5 + 4 0) + (5 5 + 2 2.5 + 6 1) = 6 + 8.5 = 14.5
-    # 2: (1 5 + 3 3.5 + 4 0) + (5 5 + 1 5 + 6 1) = 8.5 + 11 = 19.5   (meets 1 twice: counted twice)
-    # 3: (1 5 + 2 2.5 + 4 0) + (7 1 + 4 0) = 7.5 + 1 = 8.5
-    # 4: (1 5 + 2 2.5 + 3 3.5) + (3 3.5 + 7 1) = 11 + 4.5 = 15.5
-    # 5: (6 1 + 7 1) + (1 5 + 2 2.5 + 6 1) = 2 + 8.5 = 10.5
-    # 6: (5 5 + 7 1) + (5 5 + 1 5 + 2 2.5) = 6 + 12.5 = 18.5
-    # 7: (5 5 + 6 1) + (3 3.5 + 4 0) = 6 + 3.5 = 9.5
+    # 1: (2 2.5 + 3 4.5 + 4 0) + (5 6 + 2 2.5 + 6 1.5) = 7 + 10 = 17
+    # 2: (1 5 + 3 4.5 + 4 0) + (5 6 + 1 5 + 6 1.5) = 9.5 + 12.5 = 22   (meets 1 twice: counted twice)
+    # 3: (1 5 + 2 2.5 + 4 0) + (7 1.5 + 4 0) = 7.5 + 1.5 = 9
+    # 4: (1 5 + 2 2.5 + 3 4.5) + (3 4.5 + 7 1.5) = 12 + 6 = 18
+    # 5: (6 1.5 + 7 1.5) + (1 5 + 2 2.5 + 6 1.5) = 3 + 9 = 12
+    # 6: (5 6 + 7 1.5) + (5 6 + 1 5 + 2 2.5) = 7.5 + 13.5 = 21
+    # 7: (5 6 + 6 1.5) + (3 4.5 + 4 0) = 7.5 + 4.5 = 12
     assert {p: r.tiebreaks["opponents_points"] for p, r in rows.items()} == {
-        1: 14.5,
-        2: 19.5,
-        3: 8.5,
-        4: 15.5,
-        5: 10.5,
-        6: 18.5,
-        7: 9.5,
+        1: 17,
+        2: 22,
+        3: 9,
+        4: 18,
+        5: 12,
+        6: 21,
+        7: 12,
     }
     # Markers: 1: 9 + 8; 2: 7 + 4; 3: 7 + 9; 4: 2 + 4; 5: 8 + 10; 6: 6 + 3; 7: 1 + 5.
     assert {p: r.tiebreaks["markers"] for p, r in rows.items()} == {
@@ -232,10 +239,10 @@ def test_multi_seat_points_and_tiebreaks_by_hand() -> None:
     }
     # Wins (outright firsts): 1 once, 3 once, 5 twice.
     assert {p: r.wins for p, r in rows.items() if r.wins} == {1: 1, 3: 1, 5: 2}
-    # Order: 1 and 5 on 5 points, opponents' points 14.5 against 10.5: 1 first. Then 3 (3.5), 2 (2.5);
-    # 6 and 7 on 1 point, opponents' 18.5 against 9.5: 6 first; 4 last.
+    # Order: 5 (6), 1 (5), 3 (4.5), 2 (2.5); 6 and 7 on 1.5 points, opponents' 21 against 12: 6 first;
+    # 4 last.
     order = standings(list(range(1, 8)), results, 4)
-    assert [(r.player, r.place) for r in order] == [(1, 1), (5, 2), (3, 3), (2, 4), (6, 5), (7, 6), (4, 7)]
+    assert [(r.player, r.place) for r in order] == [(5, 1), (1, 2), (3, 3), (2, 4), (6, 5), (7, 6), (4, 7)]
 
 
 def test_markers_decide_when_points_and_opponents_are_equal() -> None:
@@ -251,19 +258,21 @@ def test_markers_decide_when_points_and_opponents_are_equal() -> None:
 
 
 def test_average_place_decides_last_and_lower_is_better() -> None:
-    # Four-seat event. X wins a three-player table (2 points on the 3-seat scale, place 1); Y is second at
-    # a four-player table (2 points, place 2). Both ended with 5 markers.
-    # X's opponents: P 1 point, Q 0 + one bye (3 points) = 4. Y's: W 3, U 1, V 0 = 4.
-    # Everything is equal but the average place, 1 against 2: X ahead (it sorts ascending).
+    # Four-seat event, byes worth ½. X is second at a three-player table (1.5 points on the scale read at
+    # places 1, 2.5, 4: 3, 1.5, 0; place 2); Y is third at a four-player table (1 point, place 3) and has
+    # a bye (½): 1.5 points too. Both ended with 5 markers.
+    # X's opponents: P 3 points, Q 0 + four byes (2 points) = 5. Y's: W 3, U 2, V 0 = 5.
+    # Everything is equal but the average place, 2 against 3: X ahead (it sorts ascending).
     X, P, Q, Y, W, U, V = range(1, 8)
     results = [
-        TableResult(1, {X: 1, P: 2, Q: 3}, markers={X: 5}),
-        TableResult(1, {W: 1, Y: 2, U: 3, V: 4}, markers={Y: 5}),
+        TableResult(1, {P: 1, X: 2, Q: 3}, markers={X: 5}),
+        TableResult(1, {W: 1, U: 2, Y: 3, V: 4}, markers={Y: 5}),
     ]
-    rows = standings([Y, X], results, 4, byes={Q: 1})
+    rows = standings([Y, X], results, 4, byes={Q: 4, Y: 1}, bye_points=0.5)
+    assert [r.points for r in rows] == [1.5, 1.5]
     assert [r.player for r in rows] == [X, Y] and [r.place for r in rows] == [1, 2]
-    assert rows[0].tiebreaks == {"opponents_points": 4.0, "markers": 5.0, "average_place": 1.0}
-    assert rows[1].tiebreaks == {"opponents_points": 4.0, "markers": 5.0, "average_place": 2.0}
+    assert rows[0].tiebreaks == {"opponents_points": 5.0, "markers": 5.0, "average_place": 2.0}
+    assert rows[1].tiebreaks == {"opponents_points": 5.0, "markers": 5.0, "average_place": 3.0}
     # A player with no table played gets the middle place, (4 + 1) / 2.
     assert by_player(standings([9], [], 4, byes={9: 1}))[9].tiebreaks["average_place"] == 2.5
 

@@ -11,8 +11,8 @@ def test_place_points_share_ties() -> None:
     assert place_points(2, {1: 1, 2: 2}) == {1: 1.0, 2: 0.0}
     assert place_points(2, {1: 1, 2: 1}) == {1: 0.5, 2: 0.5}
     assert place_points(4, {1: 1, 2: 2, 3: 2, 4: 4}) == {1: 3.0, 2: 1.5, 3: 1.5, 4: 0.0}
-    assert place_points(4, {1: 1, 2: 2, 3: 3}) == {1: 2.0, 2: 1.0, 3: 0.0}, (
-        "a 3-player table in a 4-seat event"
+    assert place_points(4, {1: 1, 2: 2, 3: 3}) == {1: 3.0, 2: 1.5, 3: 0.0}, (
+        "a 3-player table in a 4-seat event: the same average, 1.5, as 3, 2, 1, 0"
     )
     assert place_points(3, {1: 1, 2: 2, 3: 3}, scale=[5, 2, 0]) == {1: 5, 2: 2, 3: 0}
 
@@ -56,8 +56,8 @@ def test_multi_seat_tiebreaks_and_shared_places() -> None:
     assert rows[0].player == 1 and rows[0].points == 4.0 and rows[1].player == 4
 
 
-def test_byes_score_a_win_by_default() -> None:
+def test_byes_score_the_place_just_above_the_average_by_default() -> None:
     rows = {r.player: r for r in standings([1, 2, 3], [TableResult(1, {1: 1, 2: 2})], 2, byes={3: 1})}
     assert rows[3].points == 1.0 and rows[3].played == 0
     rows = {r.player: r for r in standings([1, 2, 3], [], 4, byes={3: 1})}
-    assert rows[3].points == pytest.approx(3.0)
+    assert rows[3].points == pytest.approx(2.0), "a second place of 3, 2, 1, 0 (average 1.5)"

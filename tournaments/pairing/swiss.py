@@ -51,19 +51,39 @@ top board first.
 Three or four seats
 -------------------
 
-Table sizes come from :func:`table_sizes` (no byes). Tables are filled from the
-top of the ranking: a table starts with the best-ranked player not yet seated,
-and each further seat goes to the candidate, among the next :data:`WINDOW`
-unseated players, who has met the players already at the table the fewest
-times (counting every earlier meeting); on a tie, the best-ranked. So tables
-hold players of similar score, and repeated meetings are avoided where a nearby
-player can take the seat. Then players are swapped between tables at most
-:data:`REACH` apart (so still of similar score) whenever the swap lowers the sum,
-over both tables, of the squared earlier-meeting counts of the pairs seated
-together (squared, so that a pair meeting for the third time weighs more than two
-pairs meeting for the second time). A table still holding a repeat after that
-looks further, to the nearest table at any distance where a swap helps. Finally
-each table's seat order comes from :func:`assign_seats`.
+Table sizes come from :func:`table_sizes` (no byes). When they differ (10
+players at 4 seats: 4 + 3 + 3), the *small tables* (those smaller than the
+largest) rotate: their ``m`` seats go to the players with the fewest small
+tables so far (``Entrant.small_tables``). With ``v`` the ``m``-th smallest of
+those counts, players below ``v`` must sit at a small table, players above ``v``
+must not, and players on ``v`` are free (exactly as many of them as small seats
+are left sit at one). So small-table counts never differ by more than one
+between players who have played every round, and nobody sits at a second small
+table while another player has had none. Who of the free players gets the small
+seats follows the ranking, as below.
+
+Tables are filled from the top of the ranking: a table starts with the
+best-ranked player not yet seated; it is a small table if that player must sit
+at one, or is free and every seat at the largest tables is taken or reserved.
+Each further seat goes to the candidate, among the next :data:`WINDOW` unseated
+players who may sit at a table of that size, who has met the players already at
+the table the fewest times (counting every earlier meeting); on a tie, the
+best-ranked. So tables hold players of similar score, small tables sit where
+their players are in the ranking (at the bottom when nobody is bound: with every
+``small_tables`` equal, as when a caller leaves it at 0, the largest tables are
+the top ones), and repeated meetings are avoided where a nearby player can take
+the seat. Then players are swapped between tables at most :data:`REACH` apart
+(so still of similar score) whenever the swap lowers the sum, over both tables,
+of the squared earlier-meeting counts of the pairs seated together (squared, so
+that a pair meeting for the third time weighs more than two pairs meeting for
+the second time); between tables of different sizes only two free players are
+swapped. A table still holding a repeat after that looks further, to the
+nearest table at any distance where a swap helps. Tables are listed in the order
+they were started (the best-ranked player first). Finally each table's seat
+order comes from :func:`assign_seats`.
+
+Small tables are not a handicap in the standings either: every table size pays
+the same average points (:mod:`tournaments.standings`).
 """
 
 from __future__ import annotations
@@ -401,39 +421,81 @@ def _augment(n: int, root: int, match: list[int], neighbours: Callable[[int], It
 # ------------------------------------------------------------ three or four seats
 
 
+SMALL, FREE, BIG = -1, 0, 1  # 3-4 seats: where a player must sit this round (see _table_kinds)
+
+
 def _tables(order: list[Entrant], seats: int) -> Round:
     sizes, _ = table_sizes(len(order), seats)
     times = _times(order)
+    small_size = sizes[-1] if sizes[-1] < sizes[0] else 0  # 0: every table has the same size
+    kind = _table_kinds(order, sum(s for s in sizes if s == small_size))
+    # Seats that FREE players may still take at small / big tables (the others' seats are reserved).
+    quota = {
+        True: sum(s for s in sizes if s == small_size) - kind.count(SMALL),
+        False: sum(s for s in sizes if s != small_size) - kind.count(BIG),
+    }
+
+    def fits(i: int, small: bool) -> bool:
+        return quota[small] > 0 if kind[i] == FREE else (kind[i] == SMALL) == small
+
     remaining = list(range(len(order)))
     groups: list[list[int]] = []
-    for size in sizes:
-        table = [remaining.pop(0)]
-        while len(table) < size:
-            window = remaining[:WINDOW]
-            k = min(range(len(window)), key=lambda k: (sum(times[window[k]].get(p, 0) for p in table), k))
-            table.append(remaining.pop(k))
+    while remaining:
+        head = remaining.pop(0)
+        small = kind[head] == SMALL or (kind[head] == FREE and quota[False] == 0)
+        if kind[head] == FREE:
+            quota[small] -= 1
+        table = [head]
+        while len(table) < (small_size if small else sizes[0]):
+            window: list[int] = []  # positions in ``remaining`` of the next WINDOW players who fit
+            for k, i in enumerate(remaining):
+                if fits(i, small):
+                    window.append(k)
+                    if len(window) == WINDOW:
+                        break
+            k = min(window, key=lambda k: (sum(times[remaining[k]].get(p, 0) for p in table), k))
+            i = remaining.pop(k)
+            if kind[i] == FREE:
+                quota[small] -= 1
+            table.append(i)
         groups.append(table)
-    _spread(groups, times)
+    _spread(groups, times, kind)
     history = {e.id: e.seat_history for e in order}
     return Round(tuple(Table(assign_seats([order[i].id for i in sorted(g)], history)) for g in groups))
+
+
+def _table_kinds(order: Sequence[Entrant], small_seats: int) -> list[int]:
+    """For each ranked player, SMALL (must sit at a small table), BIG (must not) or FREE.
+
+    The ``small_seats`` seats at small tables go to the players with the fewest small tables so far:
+    if ``v`` is the ``small_seats``-th smallest count, players below ``v`` are SMALL, above it BIG,
+    and those on ``v`` FREE (as many of them as seats are left sit at small tables).
+    """
+    if not small_seats:
+        return [FREE] * len(order)
+    v = sorted(e.small_tables for e in order)[small_seats - 1]
+    return [SMALL if e.small_tables < v else BIG if e.small_tables > v else FREE for e in order]
 
 
 def _cost(group: list[int], times: list[dict[int, int]]) -> int:
     return sum(times[a].get(b, 0) ** 2 for k, a in enumerate(group) for b in group[k + 1 :])
 
 
-def _spread(groups: list[list[int]], times: list[dict[int, int]], passes: int = 4) -> None:
+def _spread(
+    groups: list[list[int]], times: list[dict[int, int]], kind: Sequence[int], passes: int = 4
+) -> None:
     """Swap players between tables to lower the squared meeting counts (see the module docstring).
 
     First between tables at most REACH apart; then, for each table still holding a repeat, with the
     nearest table at any distance where a swap helps. Each stage runs a few passes, until one
-    changes nothing.
+    changes nothing. Between tables of different sizes only FREE players are swapped, so who sits at
+    a small table stays as :func:`_table_kinds` decided.
     """
     for _ in range(passes):
         improved = False
         for i in range(len(groups)):
             for j in range(i + 1, min(len(groups), i + 1 + REACH)):
-                improved |= _swap(groups[i], groups[j], times)
+                improved |= _swap(groups[i], groups[j], times, kind)
         if not improved:
             break
     for _ in range(passes):
@@ -443,21 +505,24 @@ def _spread(groups: list[list[int]], times: list[dict[int, int]], passes: int = 
                 if _cost(groups[i], times) == 0:
                     break
                 for j in (i + d, i - d):
-                    if 0 <= j < len(groups) and _swap(groups[i], groups[j], times):
+                    if 0 <= j < len(groups) and _swap(groups[i], groups[j], times, kind):
                         improved = True
                         break
         if not improved:
             break
 
 
-def _swap(gi: list[int], gj: list[int], times: list[dict[int, int]]) -> bool:
+def _swap(gi: list[int], gj: list[int], times: list[dict[int, int]], kind: Sequence[int]) -> bool:
     """Swap players between two tables, one swap after another, while each lowers their joint cost."""
     base = _cost(gi, times) + _cost(gj, times)
     improved = False
     if base == 0:
         return False
+    same = len(gi) == len(gj)
     for a in range(len(gi)):
         for b in range(len(gj)):
+            if not same and (kind[gi[a]] != FREE or kind[gj[b]] != FREE):
+                continue
             gi[a], gj[b] = gj[b], gi[a]
             new = _cost(gi, times) + _cost(gj, times)
             if new < base:

@@ -7,7 +7,11 @@ the :class:`Round` it gets back into tables.
 Player ids are plain integers. ``meetings`` counts how many times two players
 already sat at the same table in this event (any table size); ``seat_history``
 lists the seat numbers (1-based) a player took, round after round, and is what
-seat balancing works from. Seat 1 moves first.
+seat balancing works from. Seat 1 moves first. ``small_tables`` counts the earlier
+rounds of the event in which the player sat at a *small table*: one with fewer
+players than the largest table of that round (a three-player table in a round
+of 4 + 3 + 3); a 3–4 seat Swiss rotates the small tables by it. It defaults to
+0, so a caller that does not track it gets no rotation.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ class Entrant:
     meetings: Mapping[int, int] = field(default_factory=dict)  # opponent id -> times met at a table so far
     seat_history: tuple[int, ...] = ()  # seats (1-based) taken in earlier rounds, in order
     byes: int = 0  # byes received so far
+    small_tables: int = 0  # earlier rounds at a table smaller than that round's largest (see above)
 
 
 @dataclass(frozen=True)
