@@ -78,6 +78,8 @@ class Tournament(models.Model):
     current_round = models.PositiveSmallIntegerField(default=0)
     #: Round robin: the whole schedule, fixed at the start ([[table players…]…] per round).
     schedule = models.JSONField(null=True, blank=True)
+    #: Knockout: the player ids by seed (best first), fixed at the start (``tournaments.pairing.bracket``).
+    seeds = models.JSONField(null=True, blank=True)
     created_by = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="created_tournaments")
     created = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)

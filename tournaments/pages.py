@@ -27,6 +27,8 @@ TIEBREAK_LABELS = {
     "opponents_points": "opponents' points",
     "markers": "markers",
     "average_place": "average place",
+    "exit_place": "place at the last table",
+    "seed": "seed",
 }
 
 

@@ -7,7 +7,7 @@ games' public result contract (``games.selectors.game_results``), never from its
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import Count, F, Func, OuterRef, Prefetch, Q, QuerySet, Subquery
@@ -29,6 +29,7 @@ from .models import (
     RoundTable,
     Tournament,
 )
+from .pairing.bracket import RoundRecord, TableRecord, knockout_standings
 from .standings import StandingRow, TableResult, standings
 
 
@@ -39,12 +40,15 @@ def is_organiser(league: League, player: Player) -> bool:
 @dataclass
 class History:
     """What the rounds so far (or up to a round) have been: who met whom, who sat where, the
-    finished results and the byes."""
+    finished results and the byes; ``rounds``: each round's byes and tables (a knockout's standings)."""
 
     meetings: dict[int, Counter[int]]
     seat_history: dict[int, list[int]]
     results: list[TableResult]
     byes: Counter[int]
+    rounds: list[RoundRecord] = field(default_factory=list)
+    #: Rounds each player sat at a table smaller than that round's largest (the Swiss rotates them).
+    small_tables: Counter[int] = field(default_factory=Counter)
 
 
 def history(t: Tournament, after_round: int | None = None) -> History:
@@ -62,6 +66,7 @@ def history(t: Tournament, after_round: int | None = None) -> History:
     seated = games.seatings(table_ids)
     finished = games.game_results(table_ids)
     out = History({}, {}, [], Counter())
+    tables: dict[int, list[TableRecord]] = {}
     for rnd in round_list:
         out.byes.update(rnd.byes)
     for number, table_id in links:
@@ -72,6 +77,16 @@ def history(t: Tournament, after_round: int | None = None) -> History:
         result = finished.get(table_id)
         if result is not None:
             out.results.append(TableResult(round=number, ranks=result.ranks(), markers=result.markers()))
+        ranks = result.ranks() if result is not None else None
+        tables.setdefault(number, []).append(TableRecord(tuple(order), ranks))
+    out.rounds = [
+        RoundRecord(rnd.number, tuple(rnd.byes), tuple(tables.get(rnd.number, []))) for rnd in round_list
+    ]
+    for round_tables in tables.values():
+        largest = max(len(table.players) for table in round_tables)
+        for table in round_tables:
+            if len(table.players) < largest:
+                out.small_tables.update(table.players)
     return out
 
 
@@ -79,7 +94,30 @@ def current_standings(t: Tournament, after_round: int | None = None) -> list[Sta
     """Standings now, or as they stood after round ``after_round``."""
     players = list(Registration.objects.filter(tournament=t).values_list("player_id", flat=True))
     past = history(t, after_round)
+    if t.format == Tournament.Format.KNOCKOUT:
+        return _knockout_rows(t, players, past.rounds)
     return standings(players, past.results, t.seats, byes=dict(past.byes), scale=t.points_scale)
+
+
+def _knockout_rows(t: Tournament, players: list[int], rounds: list[RoundRecord]) -> list[StandingRow]:
+    """A knockout's standings (``tournaments.pairing.bracket.knockout_standings``) as standings rows:
+    ``points`` are the rounds survived, ``tiebreaks`` ``exit_place`` (the place at the table where
+    the player went out, the final's for finalists; 0 while still in) and ``seed`` (1 best; 0 for a
+    player who did not start)."""
+    seeds = t.seeds if t.seeds is not None else players  # events started before seeds were kept
+    last = t.rounds or (max((r.number for r in rounds), default=0) if t.status == "finished" else 0)
+    rows = knockout_standings(players, seeds, rounds, t.advance, last)
+    return [
+        StandingRow(
+            player=r.player,
+            place=r.place,
+            points=float(r.survived),
+            tiebreaks={"exit_place": float(r.exit_place), "seed": float(r.seed)},
+            played=r.played,
+            wins=r.wins,
+        )
+        for r in rows
+    ]
 
 
 # --------------------------------------------------------------- the read side of the API and pages
@@ -232,14 +270,15 @@ def tournament_detail(tournament_id: int, *, standings_after_rounds: bool = Fals
     players = [r.player_id for r in registrations]
     names = {r.player_id: r.player.display_name for r in registrations}
     past = history(t)
-    t.standings = _standings(t, players, names, past.results, past.byes)  # type: ignore[attr-defined]
+    t.standings = _standings(t, players, names, past.results, past.byes, past.rounds)  # type: ignore[attr-defined]
     if standings_after_rounds:
         byes: Counter[int] = Counter()
         for rnd in t.round_set.all():
             byes.update(rnd.byes)
             results = [r for r in past.results if r.round <= rnd.number]
+            so_far = [r for r in past.rounds if r.number <= rnd.number]
             finished = rnd.status == Round.Status.FINISHED
-            rnd.standings = _standings(t, players, names, results, byes) if finished else []  # type: ignore[attr-defined]
+            rnd.standings = _standings(t, players, names, results, byes, so_far) if finished else []  # type: ignore[attr-defined]
     return t
 
 
@@ -249,9 +288,14 @@ def _standings(
     names: dict[int, str],
     results: list[TableResult],
     byes: Counter[int],
+    rounds: list[RoundRecord],
 ) -> list[Standing]:
-    """As :func:`current_standings` computes them, with names (``players`` in registration order)."""
-    rows = standings(players, results, t.seats, byes=dict(byes), scale=t.points_scale)
+    """As :func:`current_standings` computes them, with names (``players`` in registration order);
+    ``rounds`` for a knockout (:func:`_knockout_rows`)."""
+    if t.format == Tournament.Format.KNOCKOUT:
+        rows = _knockout_rows(t, players, rounds)
+    else:
+        rows = standings(players, results, t.seats, byes=dict(byes), scale=t.points_scale)
     return [
         Standing(r.place, r.player, names.get(r.player, ""), r.points, r.played, r.wins, r.tiebreaks)
         for r in rows
@@ -264,7 +308,7 @@ def tournament_standings(t: Tournament, after_round: int | None = None) -> list[
         Registration.objects.filter(tournament=t).values_list("player_id", "player__display_name")
     )
     past = history(t, after_round)
-    return _standings(t, [p for p, _ in registered], dict(registered), past.results, past.byes)
+    return _standings(t, [p for p, _ in registered], dict(registered), past.results, past.byes, past.rounds)
 
 
 # ladders

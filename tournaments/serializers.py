@@ -152,13 +152,15 @@ class StandingOut(serializers.Serializer):
     place = serializers.IntegerField(help_text="players share a place when points and tiebreaks are equal")
     player = serializers.IntegerField()
     display_name = serializers.CharField()
-    points = Number()
+    points = Number(help_text="knockout: the rounds survived (a bye counts; the champion survived the final)")
     played = serializers.IntegerField(help_text="tables played (byes not counted)")
     wins = serializers.IntegerField(help_text="tables won outright")
     tiebreaks = serializers.DictField(
         child=Number(),
         help_text="in the order they apply; 2 seats: buchholz, median_buchholz, sonneborn_berger, wins; "
-        "3-4 seats: opponents_points, markers, average_place (lower is better)",
+        "3-4 seats: opponents_points, markers, average_place (lower is better); knockout: exit_place (the "
+        "place at the table where the player went out, the final's for finalists; 0 while still in) and "
+        "seed (1 best; 0: did not start), both lower is better",
     )
 
 

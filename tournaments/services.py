@@ -26,6 +26,7 @@ from ratings import selectors as ratings
 
 from . import pairing
 from .models import League, Registration, Round, RoundTable, Season, Tournament
+from .pairing.bracket import BracketError, bracket, bracket_round, seed_order, setting_error, table_advancers
 from .selectors import history, is_organiser
 from .standings import standings
 
@@ -85,8 +86,8 @@ def tournament_create(
         raise InvalidInput(f"format must be one of {', '.join(Tournament.Format.values)}")
     if format == Tournament.Format.SWISS and not 1 <= rounds <= 30:
         raise InvalidInput("a Swiss needs 1 to 30 rounds")
-    if format == Tournament.Format.KNOCKOUT and not 1 <= advance < seats:
-        raise InvalidInput(f"knockout: 1 to {seats - 1} players advance from each table")
+    if format == Tournament.Format.KNOCKOUT and (error := setting_error(seats, advance)):
+        raise InvalidInput(f"knockout: {error}")
     if points_scale is not None and len(points_scale) != seats:
         raise InvalidInput(f"points_scale needs {seats} values, best place first")
     try:
@@ -209,6 +210,8 @@ def give_bye(*, tournament_id: int, player: Player, by: Player) -> Registration:
     """The organiser gives ``player`` a bye in the next round (a 2-seat event's bye score)."""
     t = _locked(tournament_id)
     require_organiser(t.league, by)
+    if t.format == Tournament.Format.KNOCKOUT:
+        raise Conflict("a knockout's byes come from its bracket (round 1 only, to the top seeds)")
     reg = Registration.objects.filter(tournament=t, player=player).exclude(status="withdrawn").first()
     if reg is None:
         raise NotFound(f"{player} is not playing in this tournament")
@@ -232,6 +235,13 @@ def start(*, tournament_id: int, by: Player) -> Tournament:
         schedule = pairing.round_robin([p.pk for p in players], t.seats)
         t.schedule = [[list(tb.players) for tb in r.tables] for r in schedule]
         t.rounds = len(schedule)
+    if t.format == Tournament.Format.KNOCKOUT:
+        try:
+            t.rounds = len(bracket(len(players), t.seats, t.advance))
+        except BracketError as exc:
+            raise Conflict(f"this knockout cannot start: {exc}") from None
+        rating_of = ratings.conservative_ratings(t.game, [p.pk for p in players])
+        t.seeds = seed_order([pairing.Entrant(p.pk, rating=rating_of.get(p.pk, 0.0)) for p in players])
     t.status = Tournament.Status.RUNNING
     t.started_at = timezone.now()
     t.save()
@@ -284,7 +294,7 @@ def _players(t: Tournament) -> list[Player]:
 
 
 def _more_rounds(t: Tournament) -> bool:
-    if t.format == Tournament.Format.KNOCKOUT:
+    if t.format == Tournament.Format.KNOCKOUT and t.seeds is None:  # started before knockouts were planned
         last = Round.objects.filter(tournament=t, number=t.current_round).first()
         return last is None or last.tables.count() > 1
     return t.current_round < t.rounds
@@ -315,6 +325,7 @@ def _pair_round(t: Tournament) -> Round:
             meetings=dict(meetings.get(p.pk, {})),
             seat_history=tuple(seat_history.get(p.pk, ())),
             byes=byes[p.pk],
+            small_tables=past.small_tables[p.pk],
         )
         for p in players
         if p.pk not in manual
@@ -362,21 +373,41 @@ def _scheduled_round(
 
 
 def _knockout_round(t: Tournament, entrants: list[pairing.Entrant]) -> pairing.Round:
+    """The next round of the bracket planned at the start (``tournaments.pairing.bracket``): round 1's
+    field is the seeds, a later one those who went through the last round (table by table, ties at
+    the cut to the better seed) or had a bye there; a player who withdrew is left out."""
     last = Round.objects.filter(tournament=t, number=t.current_round).first()
+    if t.seeds is None:  # started before knockouts were planned: the old unplanned rounds
+        if last is None:
+            return pairing.knockout_round(entrants, t.seats)
+        table_ids = list(last.tables.order_by("number").values_list("table_id", flat=True))
+        finished = game_reads.game_results(table_ids)
+        ranks = [finished[tid].ranks() if tid in finished else {} for tid in table_ids]
+        advancing = set(pairing.knockout_advancers(ranks, t.advance)) | set(last.byes)
+        return pairing.knockout_round([e for e in entrants if e.id in advancing], t.seats)
+    seed = {p: i for i, p in enumerate(t.seeds, start=1)}
     if last is None:
-        return pairing.knockout_round(entrants, t.seats)
-    table_ids = list(last.tables.order_by("number").values_list("table_id", flat=True))
-    finished = game_reads.game_results(table_ids)
-    ranks = [finished[tid].ranks() if tid in finished else {} for tid in table_ids]
-    advancing = set(pairing.knockout_advancers(ranks, t.advance)) | set(last.byes)
-    return pairing.knockout_round([e for e in entrants if e.id in advancing], t.seats)
+        going = set(t.seeds)
+    else:
+        table_ids = list(last.tables.order_by("number").values_list("table_id", flat=True))
+        finished = game_reads.game_results(table_ids)
+        going = set(last.byes)
+        for tid in table_ids:
+            if tid in finished:
+                going.update(table_advancers(finished[tid].ranks(), t.advance, seed))
+    active = {e.id: e for e in entrants}
+    field = [p for p in t.seeds if p in going and p in active]
+    planned = bracket(len(t.seeds), t.seats, t.advance)[t.current_round]
+    return bracket_round(field, planned, {p: e.seat_history for p, e in active.items()})
 
 
 def _finish_round(t: Tournament, rnd: Round) -> None:
     rnd.status = Round.Status.FINISHED
     rnd.finished_at = timezone.now()
     rnd.save(update_fields=["status", "finished_at"])
-    if _more_rounds(t) and len(_players(t)) >= 2:
+    planned = t.format == Tournament.Format.KNOCKOUT and t.seeds is not None
+    if _more_rounds(t) and (planned or len(_players(t)) >= 2):
+        # A knockout plays its planned rounds out: a lone player left walks over to the title.
         _pair_round(t)
     else:
         t.status = Tournament.Status.FINISHED

@@ -152,3 +152,30 @@ def test_the_organiser_dashboard_creates_and_starts_events(make_actor: Callable[
     for bad in ("abc", "", "9999999"):
         r = org.client.post(f"/organiser/{t.pk}/withdraw/", {"player": bad}, format="multipart")
         assert r.status_code == 404, bad
+
+
+def test_a_swiss_at_four_seats_rotates_the_small_tables(
+    make_actor: Callable[..., Actor], django_capture_on_commit_callbacks: Any
+) -> None:
+    """10 players at 4 seats make tables of 4, 3 and 3: the service tells the pairing who sat at
+    small tables, so nobody is kept at them round after round."""
+    org, t, _ = make_event(make_actor, 10, seats=4, format="swiss", rounds=5)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.start(tournament_id=t.pk, by=org.player)
+    small: dict[int, int] = {}
+    for _ in range(5):
+        t.refresh_from_db()
+        tables = current_tables(t)
+        largest = max(tb.players for tb in tables)
+        for tb in tables:
+            if tb.players < largest:
+                for pid in tb.seats.values_list("player_id", flat=True):
+                    small[pid] = small.get(pid, 0) + 1
+        with django_capture_on_commit_callbacks(execute=True):
+            for tb in tables:
+                finish_by_resignations(tb.pk, list(range(tb.players, 0, -1)))
+    t.refresh_from_db()
+    assert t.status == "finished"
+    counts = [small.get(r.player_id, 0) for r in Registration.objects.filter(tournament=t)]
+    assert max(counts) - min(counts) <= 1, counts
+    assert selectors.history(t).small_tables == {p: n for p, n in small.items() if n}

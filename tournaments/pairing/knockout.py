@@ -1,4 +1,11 @@
-"""Knockout rounds on tables of 2, 3 or 4.
+"""Knockout rounds on tables of 2, 3 or 4: seeding, snake dealing, advancing.
+
+A knockout event is planned up front by :mod:`.bracket` (which round has which
+byes and table sizes, the final a single table); the services pair each round
+with :func:`.bracket.bracket_round`, which deals players with
+:func:`deal_snake`. :func:`knockout_round` below is one round on its own,
+without a plan (table sizes from :func:`table_sizes`): it is not used to run
+events, because rounds paired that way alone need not end with one winner.
 
 **Seeding.** Entrants are seeded by rating (highest first; then score, then id
 on equal ratings). Table sizes come from :func:`table_sizes`. Seeds are dealt
@@ -41,31 +48,49 @@ def knockout_round(entrants: Sequence[Entrant], seats: int) -> Round:
         return Round((), tuple(e.id for e in ordered))
     sizes, byes = table_sizes(len(ordered), seats)
     bye_ids = tuple(e.id for e in ordered[:byes])
-    playing = ordered[byes:]
-    tables: list[list[Entrant]] = [[] for _ in sizes]
+    tables = deal_snake([e.id for e in ordered[byes:]], sizes)
+    history = {e.id: e.seat_history for e in ordered}
+    return Round(tuple(Table(assign_seats(t, history)) for t in tables), bye_ids)
+
+
+def deal_snake(players: Sequence[int], sizes: Sequence[int]) -> list[list[int]]:
+    """Deal ``players`` (best seed first) to tables of ``sizes`` in snake order, skipping full tables.
+
+    >>> deal_snake([1, 2, 3, 4, 5, 6, 7, 8], [4, 4])
+    [[1, 4, 5, 8], [2, 3, 6, 7]]
+    """
+    if len(players) > sum(sizes):
+        raise ValueError(f"{len(players)} players do not fit tables of {list(sizes)}")
+    tables: list[list[int]] = [[] for _ in sizes]
     forward = True
     i = 0
-    while i < len(playing):
+    while i < len(players):
         for t in range(len(sizes)) if forward else range(len(sizes) - 1, -1, -1):
-            if i < len(playing) and len(tables[t]) < sizes[t]:
-                tables[t].append(playing[i])
+            if i < len(players) and len(tables[t]) < sizes[t]:
+                tables[t].append(players[i])
                 i += 1
         forward = not forward
-    history = {e.id: e.seat_history for e in ordered}
-    return Round(tuple(Table(assign_seats([e.id for e in t], history)) for t in tables), bye_ids)
+    return tables
 
 
-def knockout_advancers(ranks_by_table: Sequence[Mapping[int, int]], advance: int) -> list[int]:
+def knockout_advancers(
+    ranks_by_table: Sequence[Mapping[int, int]], advance: int, seed: Mapping[int, int] | None = None
+) -> list[int]:
     """The best ``advance`` of each table, table by table, best first.
 
-    Equal ranks keep the mapping's order (see the module docstring).
+    Equal ranks go by ``seed`` (id → seed, 1 best) when given, else keep the mapping's order
+    (see the module docstring).
 
     >>> knockout_advancers([{1: 2, 2: 1, 3: 2}, {4: 1, 5: 1}], 1)
     [2, 4]
+    >>> knockout_advancers([{4: 1, 5: 1}], 1, seed={4: 2, 5: 1})
+    [5]
     """
     if advance < 1:
         raise ValueError("at least one player must advance from each table")
+    order = seed or {}
     out: list[int] = []
     for ranks in ranks_by_table:
-        out.extend(sorted(ranks, key=lambda p: ranks[p])[:advance])  # sorted() is stable
+        # sorted() is stable: without a seed, equal ranks keep the mapping's order.
+        out.extend(sorted(ranks, key=lambda p: (ranks[p], order.get(p, len(order) + 1)))[:advance])
     return out
