@@ -54,14 +54,24 @@ class RatingChange(models.Model):
 
 
 class RatingUpdate(models.Model):
-    """Marks a table as rated: its unique key is what makes an update happen exactly once."""
+    """Marks a table as rated: its unique key is what makes an update happen exactly once.
+
+    ``seq`` numbers the updates of a game in the order they were applied (taken
+    from the ledger under its lock): the order a recompute replays them in.
+    """
 
     table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="rating_update")
     game = models.CharField(max_length=8, choices=GameKind.choices)
+    seq = models.PositiveBigIntegerField(help_text="order of application within the game (1, 2, …)")
     applied_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "seq"], name="rating_update_game_seq_unique")]
 
 
 class RatingLedger(models.Model):
     """One row per game, locked while updates are applied, so they apply one at a time, in order."""
 
     game = models.CharField(max_length=8, choices=GameKind.choices, unique=True)
+    #: the last ``RatingUpdate.seq`` given in this game (0: none yet)
+    seq = models.PositiveBigIntegerField(default=0)

@@ -1,13 +1,19 @@
-"""Applying rating updates: exactly once per table, in finishing order, in bulk.
+"""Applying rating updates: exactly once per table, in commit order, in bulk.
 
-Every path (the task sent when a table finishes, the periodic backstop, a full
-recompute) goes through :func:`apply_pending`: under the game's ledger lock it
-takes the finished, rated tables that have no :class:`RatingUpdate` yet, in
-the order they finished, and rates them one after another in memory, then
-writes the history, the guards and the new ratings with a handful of bulk
-statements. A duplicated task finds nothing left to do; a lost one is covered
-by the next update of that game or by the periodic job, and the order stays
-the finishing order, so the result equals the in-order result.
+Every live path (the task sent when a table finishes, the periodic backstop)
+goes through :func:`apply_pending`: under the game's ledger lock it takes the
+finished, rated tables that have no :class:`RatingUpdate` yet, in the order
+they finished, and rates them one after another in memory, then writes the
+history, the guards and the new ratings with a handful of bulk statements. A
+duplicated task finds nothing left to do; a lost one is covered by the next
+update of that game or by the periodic job.
+
+The order that counts is the order the tables became visible to the ledger
+(commit order), not the finishing time stamped before the commit: each update
+gets the next number of the game's ledger (``RatingUpdate.seq``), and
+:func:`recompute` replays the rated tables in that order, so it always gives
+what the live updates gave. A recompute builds the new ratings aside and swaps
+them in with one transaction: readers see the old ratings until it commits.
 """
 
 from __future__ import annotations
@@ -55,36 +61,56 @@ def rate_pending() -> int:
     return sum(apply_pending(game) for game in GameKind.values)
 
 
+def _lock(game: str) -> RatingLedger:
+    """The game's ledger row, locked until the end of the transaction (updates apply one at a time)."""
+    RatingLedger.objects.get_or_create(game=game)
+    return RatingLedger.objects.select_for_update().get(game=game)
+
+
 def apply_pending(game: str, progress: Callable[[int, int], None] | None = None) -> int:
     """Apply every pending update of ``game`` in finishing order; return how many tables were rated.
 
-    One transaction under the game's ledger lock; the tables are rated in
-    chunks, with the players' ratings kept in memory from chunk to chunk and
-    written once at the end.
+    One transaction under the game's ledger lock; the updates are numbered on
+    from the ledger's counter; the tables are rated in chunks, with the
+    players' ratings kept in memory from chunk to chunk and written once at
+    the end.
     """
     with transaction.atomic():
-        RatingLedger.objects.get_or_create(game=game)
-        RatingLedger.objects.select_for_update().get(game=game)
+        ledger = _lock(game)
         pending = list(_pending(game).values_list("id", "finished_at"))
         current: dict[int, _Current] = {}
         for first in range(0, len(pending), BATCH):
-            _apply(game, pending[first : first + BATCH], current)
+            _apply(game, pending[first : first + BATCH], current, seq=ledger.seq + first + 1)
             if progress:
                 progress(min(first + BATCH, len(pending)), len(pending))
         _save_ratings(game, {p: c for p, c in current.items() if c.changed})
+        if pending:
+            RatingLedger.objects.filter(pk=ledger.pk).update(seq=ledger.seq + len(pending))
     return len(pending)
 
 
-def _apply(game: str, tables: list[tuple[int, datetime]], current: dict[int, _Current]) -> None:
-    """Rate one chunk of tables in order, updating ``current`` and writing history and guards."""
+def _apply(
+    game: str,
+    tables: list[tuple[int, datetime]],
+    current: dict[int, _Current],
+    *,
+    seq: int,
+    stored: bool = True,
+) -> None:
+    """Rate one chunk of tables in order, updating ``current`` and writing history and guards.
+
+    ``seq``: the number of the chunk's first update; ``stored``: start players
+    not in ``current`` from their stored rating (else as newcomers).
+    """
     results = games.game_results(t[0] for t in tables)
     seats = {
         table_id: [(s.seat, s.player_id, s.rank) for s in result.seats]
         for table_id, result in results.items()
     }
-    unseen = {p for group in seats.values() for _, p, _ in group} - current.keys()
-    for r in Rating.objects.filter(game=game, player_id__in=unseen):
-        current[r.player_id] = _Current(r.mu, r.sigma, r.games, r.last_played)
+    if stored:
+        unseen = {p for group in seats.values() for _, p, _ in group} - current.keys()
+        for r in Rating.objects.filter(game=game, player_id__in=unseen):
+            current[r.player_id] = _Current(r.mu, r.sigma, r.games, r.last_played)
     changes: list[tuple[Any, ...]] = []
     for table_id, finished_at in tables:
         group = sorted(seats.get(table_id, []))
@@ -113,9 +139,13 @@ def _apply(game: str, tables: list[tuple[int, datetime]], current: dict[int, _Cu
                 )
             )
             cur.mu, cur.sigma, cur.games, cur.changed = mu, sigma, cur.games + 1, True
-            cur.last_played = finished_at
+            cur.last_played = finished_at if cur.last_played is None else max(cur.last_played, finished_at)
     now = timezone.now()
-    _insert(RatingUpdate, ["table_id", "game", "applied_at"], [(t[0], game, now) for t in tables])
+    _insert(
+        RatingUpdate,
+        ["table_id", "game", "seq", "applied_at"],
+        [(t[0], game, seq + i, now) for i, t in enumerate(tables)],
+    )
     _insert(RatingChange, CHANGE_FIELDS, changes)
 
 
@@ -178,18 +208,48 @@ def _save_ratings(game: str, ratings: dict[int, _Current]) -> None:
 def recompute(
     games: Iterable[str], progress: Callable[[str, int, int], None] | None = None
 ) -> dict[str, int]:
-    """Forget the ratings of ``games`` and replay every rated table in finishing order."""
+    """Rebuild the ratings and history of ``games`` from scratch; return how many tables each rated.
+
+    Per game, one transaction under the ledger lock: the rated tables are
+    replayed in the order they were applied (``RatingUpdate.seq``), then the
+    pending ones in finishing order (the order :func:`apply_pending` would
+    give them). The new ratings are built in memory, the history and the
+    guards rewritten in bulk, and the ratings swapped in at the end, so other
+    connections see the old ratings and history until the commit, then the
+    new ones. ``progress(game, done, total)`` is called after every chunk.
+    """
     out = {}
     for game in games:
         with transaction.atomic():
-            RatingLedger.objects.get_or_create(game=game)
-            RatingLedger.objects.select_for_update().get(game=game)
+            _lock(game)
+            replay = _replay_order(game)
             RatingChange.objects.filter(game=game).delete()
             RatingUpdate.objects.filter(game=game).delete()
-            Rating.objects.filter(game=game).delete()
-        report = (lambda done, total, g=game: progress(g, done, total)) if progress else None
-        out[game] = apply_pending(game, report)
+            current: dict[int, _Current] = {}
+            for first in range(0, len(replay), BATCH):
+                _apply(game, replay[first : first + BATCH], current, seq=first + 1, stored=False)
+                if progress:
+                    progress(game, min(first + BATCH, len(replay)), len(replay))
+            _replace_ratings(game, current)
+            RatingLedger.objects.filter(game=game).update(seq=len(replay))
+        out[game] = len(replay)
     return out
+
+
+def _replay_order(game: str) -> list[tuple[int, datetime]]:
+    """The finished rated tables of ``game``: those rated in the order they were, then the pending ones."""
+    rated = games.finished_tables(game, rated=True).filter(rating_update__isnull=False)
+    return list(rated.order_by("rating_update__seq").values_list("id", "finished_at")) + list(
+        _pending(game).values_list("id", "finished_at")
+    )
+
+
+def _replace_ratings(game: str, ratings: dict[int, _Current]) -> None:
+    """Make the stored ratings of ``game`` exactly ``ratings`` (upserted; anybody else's removed)."""
+    stale = sorted(set(Rating.objects.filter(game=game).values_list("player_id", flat=True)) - ratings.keys())
+    for first in range(0, len(stale), BATCH):
+        Rating.objects.filter(game=game, player_id__in=stale[first : first + BATCH]).delete()
+    _save_ratings(game, ratings)
 
 
 def match_quality(*, game: str, players: list[Player]) -> float:

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from typing import Any
 
 import pytest
 import trueskill
 from django.core.management import call_command
+from django.db import connection
 from django.utils import timezone
 
 from games import services as game_services
@@ -238,3 +240,102 @@ def test_pages_show_the_leaderboard_and_the_history_chart(people: list[Player], 
     assert '<svg class="rating-chart"' in html and "<polygon" in html and "<polyline" in html
     assert "4 rated tables" in html and "1 of 2" in html
     assert client.get("/players/99999/").status_code == 404
+
+
+def snapshot(game: str = "pacru") -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+    """Ratings and history of ``game``, exactly (floats compared with ``==``)."""
+    ratings = sorted(Rating.objects.filter(game=game).values_list("player_id", "mu", "sigma", "games"))
+    history = sorted(
+        RatingChange.objects.filter(game=game).values_list(
+            "player_id", "table_id", "mu_before", "sigma_before", "mu_after", "sigma_after"
+        )
+    )
+    return ratings, history
+
+
+def test_recompute_replays_in_commit_order_not_finishing_order(people: list[Player]) -> None:
+    """Stamp-before-commit: the table that finished first becomes visible after the other was rated."""
+    a, b, c = people[:3]
+    # X finishes first (its transaction stamps finished_at) but commits late: while it is still
+    # invisible, Y (sharing player b) finishes, commits and is rated.
+    late = finished([a, b], [1, 2], minutes=1)
+    Table.objects.filter(pk=late.pk).update(status=Table.Status.ACTIVE)  # not committed yet
+    early = finished([b, c], [1, 2], minutes=2)
+    assert rate_pending() == 1
+    Table.objects.filter(pk=late.pk).update(status=Table.Status.FINISHED)  # X commits now
+    assert rate_pending() == 1
+    live = snapshot()
+    expected = sequential([([b, c], [1, 2]), ([a, b], [1, 2])])  # the order the ledger saw them
+    for player_id, mu, sigma, _ in live[0]:
+        assert (mu, sigma) == pytest.approx(expected[player_id])
+    assert list(RatingUpdate.objects.order_by("seq").values_list("table_id", flat=True)) == [
+        early.pk,
+        late.pk,
+    ]
+    services.recompute(["pacru"])
+    assert snapshot() == live, "recompute gives exactly the live ratings and history"
+    assert list(RatingUpdate.objects.order_by("seq").values_list("table_id", "seq")) == [
+        (early.pk, 1),
+        (late.pk, 2),
+    ]
+    # a table finishing now is numbered after them, and recompute still agrees
+    finished([a, c], [2, 1], minutes=3)
+    assert rate_pending() == 1
+    live = snapshot()
+    assert RatingUpdate.objects.order_by("seq").last().seq == 3
+    services.recompute(["pacru"])
+    assert snapshot() == live
+
+
+def test_readers_see_the_old_ratings_until_a_recompute_commits(
+    people: list[Player], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    a, b, c = people[:3]
+    for i, (players, ranks) in enumerate([([a, b], [1, 2]), ([b, c], [2, 1]), ([a, c], [1, 2])] * 3):
+        finished(players, ranks, minutes=i + 1)
+    assert rate_pending() == 9
+    right = snapshot()
+    # the stored ratings are off (say, rated with other parameters): a recompute repairs them
+    Rating.objects.update(mu=99.0, sigma=1.0)
+    old = sorted(Rating.objects.values_list("player_id", "mu", "sigma", "games"))
+    monkeypatch.setattr(services, "BATCH", 2)  # several chunks, so the callback runs mid-recompute
+    seen: list[tuple[int, int]] = []
+
+    def progress(game: str, done: int, total: int) -> None:
+        seen.append((done, total))
+        assert sorted(Rating.objects.values_list("player_id", "mu", "sigma", "games")) == old
+
+    assert services.recompute(["pacru"], progress) == {"pacru": 9}
+    assert seen == [(2, 9), (4, 9), (6, 9), (8, 9), (9, 9)]
+    assert snapshot() == right
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_another_connection_reads_the_old_ratings_during_a_recompute(people: list[Player]) -> None:
+    """On PostgreSQL, a reader on its own connection sees the old ratings and history until the commit."""
+    a, b, c = people[:3]
+    for i, (players, ranks) in enumerate([([a, b], [1, 2]), ([b, c], [2, 1]), ([a, c], [1, 2])] * 2):
+        finished(players, ranks, minutes=i + 1)
+    assert rate_pending() == 6
+    right = snapshot()
+    Rating.objects.update(mu=99.0, sigma=1.0)
+    old = snapshot()
+
+    def read() -> tuple[Any, int]:
+        try:  # a thread has its own database connection
+            return snapshot(), RatingUpdate.objects.count()
+        finally:
+            connection.close()
+
+    seen = []
+
+    def progress(game: str, done: int, total: int) -> None:
+        with ThreadPoolExecutor(1) as pool:
+            seen.append(pool.submit(read).result())
+
+    services.recompute(["pacru"], progress)
+    assert seen == [(old, 6)]
+    assert snapshot() == right
+    with ThreadPoolExecutor(1) as pool:
+        assert pool.submit(read).result() == (right, 6)
