@@ -6,20 +6,17 @@ from typing import Any
 
 from celery import shared_task
 
-from games import selectors as game_reads
 from games.results import GameResult
 
-from . import ladders, services
+from . import finished, ladders
 
 
 @shared_task(name="tournaments.tasks.table_finished", acks_late=True)
 def table_finished(table_id: int, result: dict[str, Any] | None = None) -> str:
     """A table finished: a tournament counts its no-shows and, when its round is complete, pairs
     the next round (or ends); a ladder challenge records its outcome (and moves places)."""
-    typed = GameResult.from_dict(result) if result else game_reads.game_result(table_id)
-    if typed is not None:
-        ladders.challenge_table_finished(typed)
-    return services.table_finished(table_id=table_id, result=typed)
+    typed = GameResult.from_dict(result) if result else None
+    return finished.table_finished(table_id=table_id, result=typed)
 
 
 @shared_task(name="tournaments.tasks.ladder_housekeeping", acks_late=True)
