@@ -24,6 +24,7 @@ from .serializers import (
     LadderBriefOut,
     LadderIn,
     LadderOut,
+    LateEntryIn,
     LeagueDetailOut,
     LeagueIn,
     LeagueOut,
@@ -183,6 +184,32 @@ ByeApi = _action(
     (400, 401, 403, 404),
     True,
 )
+
+
+class LateEntryApi(APIView):
+    """An organiser enters a player into a running Swiss, from the next round on."""
+
+    permission_classes = AUTH
+
+    @extend_schema(
+        request=LateEntryIn,
+        responses={200: TournamentDetailOut, **_errors(400, 401, 403, 404, 409)},
+        operation_id="tournament_late_entry",
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        data = LateEntryIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        pid = data.validated_data["player"]
+        player = selectors.find_player(pid)
+        if player is None:
+            raise NotFound(f"there is no player {pid}")
+        services.late_entry(
+            tournament_id=tournament_id,
+            player=player,
+            by=request_player(request),
+            missed=data.validated_data["missed"],
+        )
+        return Response(_tournament(tournament_id))
 
 
 # -------------------------------------------------------------------- ladders

@@ -103,6 +103,10 @@ class Registration(models.Model):
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.REGISTERED)
     no_shows = models.PositiveSmallIntegerField(default=0)
     manual_byes = models.JSONField(default=list, blank=True, help_text="rounds given a bye by the organiser")
+    #: The first round the player is paired in: 1, or later for a player entered into a running Swiss.
+    joined_round = models.PositiveSmallIntegerField(default=1)
+    #: What each round before ``joined_round`` paid the player (zero, or half: the scale's average).
+    missed_points = models.FloatField(default=0.0)
     registered_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

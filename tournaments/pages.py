@@ -182,6 +182,12 @@ def dashboard_action(request: HttpRequest, tournament_id: int, action: str) -> H
             services.next_round(tournament_id=tournament_id, by=me)
         elif action == "add-bot":
             services.register_bot(tournament_id=tournament_id, level=request.POST.get("level", ""), by=me)
+        elif action == "late-entry":
+            who = selectors.find_player(request.POST.get("player"))
+            if who is None:
+                raise Http404("no such player")
+            missed = request.POST.get("missed", "zero")
+            services.late_entry(tournament_id=tournament_id, player=who, by=me, missed=missed)
         elif action == "withdraw":
             who = selectors.find_player(request.POST.get("player"))
             if who is None:

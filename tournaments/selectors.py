@@ -30,7 +30,7 @@ from .models import (
     Tournament,
 )
 from .pairing.bracket import RoundRecord, TableRecord, knockout_standings
-from .standings import StandingRow, TableResult, standings
+from .standings import StandingRow, TableResult, Unplayed, bye_value, standings
 
 
 def is_organiser(league: League, player: Player) -> bool:
@@ -96,7 +96,35 @@ def current_standings(t: Tournament, after_round: int | None = None) -> list[Sta
     past = history(t, after_round)
     if t.format == Tournament.Format.KNOCKOUT:
         return _knockout_rows(t, players, past.rounds)
-    return standings(players, past.results, t.seats, byes=dict(past.byes), scale=t.points_scale)
+    unplayed = unplayed_rounds(t, past.rounds, late_entries(t))
+    return standings(players, past.results, t.seats, scale=t.points_scale, unplayed=unplayed, rounds=t.rounds)
+
+
+def late_entries(t: Tournament) -> dict[int, tuple[int, float]]:
+    """Players entered after the start: player id -> (first round they play, points per missed round)."""
+    late = Registration.objects.filter(tournament=t, joined_round__gt=1)
+    rows = late.values_list("player_id", "joined_round", "missed_points")
+    return {p: (joined, pts) for p, joined, pts in rows}
+
+
+def unplayed_rounds(
+    t: Tournament,
+    rounds: list[RoundRecord],
+    late: dict[int, tuple[int, float]],
+    upto: int | None = None,
+) -> dict[int, list[Unplayed]]:
+    """Each player's unplayed rounds up to round ``upto`` (default: every round so far): byes, at a
+    bye's value, and the rounds a late entry missed, at the points the organiser chose."""
+    bye = bye_value(t.seats, t.points_scale)
+    last = upto if upto is not None else max((r.number for r in rounds), default=0)
+    out: dict[int, list[Unplayed]] = {}
+    for p, (joined, pts) in late.items():
+        out[p] = [Unplayed(r, pts) for r in range(1, min(joined, last + 1))]
+    for rnd in rounds:
+        if rnd.number <= last:
+            for p in rnd.byes:
+                out.setdefault(p, []).append(Unplayed(rnd.number, bye))
+    return out
 
 
 def _knockout_rows(t: Tournament, players: list[int], rounds: list[RoundRecord]) -> list[StandingRow]:
@@ -269,16 +297,15 @@ def tournament_detail(tournament_id: int, *, standings_after_rounds: bool = Fals
     registrations = list(t.registrations.all())
     players = [r.player_id for r in registrations]
     names = {r.player_id: r.player.display_name for r in registrations}
+    late = {r.player_id: (r.joined_round, r.missed_points) for r in registrations if r.joined_round > 1}
     past = history(t)
-    t.standings = _standings(t, players, names, past.results, past.byes, past.rounds)  # type: ignore[attr-defined]
+    t.standings = _standings(t, players, names, past.results, late, past.rounds)  # type: ignore[attr-defined]
     if standings_after_rounds:
-        byes: Counter[int] = Counter()
         for rnd in t.round_set.all():
-            byes.update(rnd.byes)
             results = [r for r in past.results if r.round <= rnd.number]
             so_far = [r for r in past.rounds if r.number <= rnd.number]
             finished = rnd.status == Round.Status.FINISHED
-            rnd.standings = _standings(t, players, names, results, byes, so_far) if finished else []  # type: ignore[attr-defined]
+            rnd.standings = _standings(t, players, names, results, late, so_far) if finished else []  # type: ignore[attr-defined]
     return t
 
 
@@ -287,15 +314,16 @@ def _standings(
     players: list[int],
     names: dict[int, str],
     results: list[TableResult],
-    byes: Counter[int],
+    late: dict[int, tuple[int, float]],
     rounds: list[RoundRecord],
 ) -> list[Standing]:
-    """As :func:`current_standings` computes them, with names (``players`` in registration order);
-    ``rounds`` for a knockout (:func:`_knockout_rows`)."""
+    """As :func:`current_standings` computes them, with names (``players`` in registration order),
+    after the ``rounds`` given (late entries as :func:`late_entries` lists them)."""
     if t.format == Tournament.Format.KNOCKOUT:
         rows = _knockout_rows(t, players, rounds)
     else:
-        rows = standings(players, results, t.seats, byes=dict(byes), scale=t.points_scale)
+        unplayed = unplayed_rounds(t, rounds, late)
+        rows = standings(players, results, t.seats, scale=t.points_scale, unplayed=unplayed, rounds=t.rounds)
     return [
         Standing(r.place, r.player, names.get(r.player, ""), r.points, r.played, r.wins, r.tiebreaks)
         for r in rows
@@ -308,7 +336,8 @@ def tournament_standings(t: Tournament, after_round: int | None = None) -> list[
         Registration.objects.filter(tournament=t).values_list("player_id", "player__display_name")
     )
     past = history(t, after_round)
-    return _standings(t, [p for p, _ in registered], dict(registered), past.results, past.byes, past.rounds)
+    players, names = [p for p, _ in registered], dict(registered)
+    return _standings(t, players, names, past.results, late_entries(t), past.rounds)
 
 
 # ladders
@@ -386,7 +415,8 @@ class Dashboard:
     """What an organiser's dashboard lists of their leagues: the events that are not finished (with
     ``registrations`` and their players prefetched, and ``registered``, ``waiting`` – tables open
     or being played – and ``overdue`` – of those, past their deadline), and the ladders (with
-    ``pending`` challenges and ``queued`` players)."""
+    ``pending`` challenges and ``queued`` players). Each event also has ``late_candidates``: the
+    league's members (people, not bots) not entered in it, whom a running Swiss may take late."""
 
     events: list[Tournament]
     ladders: list[Ladder]
@@ -408,13 +438,20 @@ def dashboard(leagues: QuerySet[League]) -> Dashboard:
             waiting=_count(waiting),
             overdue=_count(waiting.filter(deadline__lt=timezone.now())),
         )
-        .prefetch_related(Prefetch("registrations", queryset=Registration.objects.select_related("player")))
+        .prefetch_related(
+            Prefetch("registrations", queryset=Registration.objects.select_related("player")),
+            Prefetch("league__members", queryset=Player.objects.filter(is_bot=False)),
+        )
     )
     ladders = Ladder.objects.filter(league__in=leagues).annotate(
         pending=_count(Challenge.objects.filter(ladder=OuterRef("pk"), status=Challenge.Status.PENDING)),
         queued=_count(QueueEntry.objects.filter(ladder=OuterRef("pk"))),
     )
-    return Dashboard(events=list(events), ladders=list(ladders))
+    listed = list(events)
+    for t in listed:
+        entered = {r.player_id for r in t.registrations.all()}
+        t.late_candidates = [m for m in t.league.members.all() if m.pk not in entered]  # type: ignore[attr-defined]
+    return Dashboard(events=listed, ladders=list(ladders))
 
 
 def bot_tables(player: Player, limit: int = 20) -> QuerySet[Table]:

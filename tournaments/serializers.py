@@ -44,6 +44,15 @@ class PlayerRef(serializers.Serializer):
     player = serializers.IntegerField(required=False, help_text="player id (organisers); yourself if absent")
 
 
+class LateEntryIn(serializers.Serializer):
+    player = serializers.IntegerField(help_text="the player entered (their id)")
+    missed = serializers.ChoiceField(
+        choices=["zero", "half"],
+        default="zero",
+        help_text="what each round already paired pays: nothing, or half (the scale's average)",
+    )
+
+
 class LadderIn(serializers.Serializer):
     league = serializers.SlugField()
     game = serializers.ChoiceField(choices=GameKind.choices)
@@ -146,6 +155,10 @@ class RegistrationOut(serializers.Serializer):
     display_name = serializers.CharField(source="player.display_name")
     status = serializers.CharField(help_text=_statuses(Registration.Status.choices))
     no_shows = serializers.IntegerField()
+    joined_round = serializers.IntegerField(
+        help_text="the first round the player is paired in (1 unless late)"
+    )
+    missed_points = Number(help_text="what each round before joined_round paid (a late entry: zero or half)")
 
 
 class StandingOut(serializers.Serializer):

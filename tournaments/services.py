@@ -27,8 +27,8 @@ from ratings import selectors as ratings
 from . import pairing
 from .models import League, Registration, Round, RoundTable, Season, Tournament
 from .pairing.bracket import BracketError, bracket, bracket_round, seed_order, setting_error, table_advancers
-from .selectors import history, is_organiser
-from .standings import standings
+from .selectors import history, is_organiser, late_entries, unplayed_rounds
+from .standings import standings, table_scale
 
 # ------------------------------------------------------------------- leagues
 
@@ -222,6 +222,50 @@ def give_bye(*, tournament_id: int, player: Player, by: Player) -> Registration:
     return reg
 
 
+MISSED_ROUNDS = ("zero", "half")
+
+
+@transaction.atomic
+def late_entry(*, tournament_id: int, player: Player, by: Player, missed: str = "zero") -> Registration:
+    """The organiser enters ``player`` into a running Swiss, from the next round on.
+
+    Each round already paired (the one being played included) counts as missed: worth nothing
+    (``missed="zero"``) or half (``"half"``: the scale's average, what a drawn two-player game pays),
+    as in chess opens. The player is paired like everyone else from the next round, with those points.
+    """
+    t = _locked(tournament_id)
+    require_organiser(t.league, by)
+    if missed not in MISSED_ROUNDS:
+        raise InvalidInput(f"missed rounds are worth 'zero' or 'half', not {missed!r}")
+    if t.status != Tournament.Status.RUNNING:
+        raise Conflict(f"late entries are for a running event, and this one is {t.status}")
+    if t.format != Tournament.Format.SWISS:
+        raise Conflict(
+            "only a Swiss takes late entries: a round robin's schedule and a knockout's bracket "
+            "are fixed at the start"
+        )
+    if t.current_round >= t.rounds:
+        raise Conflict("every round has been paired already: there is no round left to join")
+    reg = Registration.objects.filter(tournament=t, player=player).first()
+    if reg is not None:
+        if reg.status == Registration.Status.WITHDRAWN:
+            raise Conflict(f"{player} withdrew from this event and cannot be entered again")
+        raise Conflict(f"{player} is already playing in this event")
+    points = 0.0
+    if missed == "half":
+        scale = table_scale(t.seats, t.seats, t.points_scale)
+        points = sum(scale) / len(scale)
+    reg = Registration.objects.create(
+        tournament=t,
+        player=player,
+        status=Registration.Status.CHECKED_IN,
+        joined_round=t.current_round + 1,
+        missed_points=points,
+    )
+    t.league.members.add(player)
+    return reg
+
+
 @transaction.atomic
 def start(*, tournament_id: int, by: Player) -> Tournament:
     t = _locked(tournament_id)
@@ -305,18 +349,26 @@ def _pair_round(t: Tournament) -> Round:
     players = _players(t)
     past = history(t)
     meetings, seat_history, byes = past.meetings, past.seat_history, past.byes
+    unplayed = unplayed_rounds(t, past.rounds, late_entries(t))
     rows = {
         row.player: row
         for row in standings(
-            [p.pk for p in players], past.results, t.seats, byes=dict(byes), scale=t.points_scale
+            [p.pk for p in players],
+            past.results,
+            t.seats,
+            scale=t.points_scale,
+            unplayed=unplayed,
+            rounds=t.rounds,
         )
     }
     rating_of = ratings.conservative_ratings(t.game, [p.pk for p in players])
-    manual = {
-        r.player_id
-        for r in Registration.objects.filter(tournament=t).exclude(status="withdrawn")
-        if number in r.manual_byes
-    }
+    manual, later = set(), set()
+    for r in Registration.objects.filter(tournament=t).exclude(status="withdrawn"):
+        if number in r.manual_byes:
+            manual.add(r.player_id)
+        if r.joined_round > number:  # entered late, for a later round (the round is being paired again)
+            later.add(r.player_id)
+    players = [p for p in players if p.pk not in later]
     entrants = [
         pairing.Entrant(
             id=p.pk,

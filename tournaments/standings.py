@@ -59,14 +59,33 @@ table, and never more than the nearest place above it:
 
 (With three or four seats byes come only from the organiser: a requested
 absence is not worth a table win.) A bye is not a game: it adds to neither
-``played`` nor ``wins``, and has no opponent for the tiebreaks.
+``played`` nor ``wins``.
+
+**Unplayed rounds** (``unplayed``: a bye, or a round before a late entry) are
+listed per player with the round's number and what it paid: a bye its value,
+a round missed by a late entry zero or "half" (the scale's average ``mean(S)``,
+what a drawn two-player game pays: ½ at two seats, 1 at three, 1.5 at four),
+as the organiser chose when entering the player. They add their points, and
+for the tiebreaks each counts as a game against a *virtual opponent* (FIDE's
+rule for unplayed games, put on this event's scale): for an unplayed round
+``R`` of an event of ``n`` rounds, the player, who had ``P`` points before
+round ``R`` and was paid ``f`` for it, met ``seats - 1`` virtual opponents
+who each end with ``P + (seats * mean(S) - f) / (seats - 1) + mean(S) * (n - R)``
+points: they had the player's score before that round, took what the player
+did not from an average table of that round, and drew (scored the average)
+every later round. At two seats with the default scale that is FIDE's
+``P + (1 - f) + 0.5 * (n - R)``. The result against them is a win when ``f``
+is above the average, a draw when equal, a loss below. So a bye or a missed
+round neither inflates nor empties a player's Buchholz. (Byes given only as a
+count, ``byes``, add points and no virtual opponent.)
 
 Tiebreaks
 ---------
 
-Opponents' points are their final points in the event (byes included); an
-opponent who is no longer listed in ``players`` (withdrawn) still counts with
-the points they scored.
+Opponents' points are their final points in the event (byes and missed
+rounds included); an opponent who is no longer listed in ``players``
+(withdrawn) still counts with the points they scored. Virtual opponents (see
+unplayed rounds above) count like real ones.
 
 Two seats, in this order:
 
@@ -128,6 +147,14 @@ class TableResult:
         int, int
     ]  # player id -> final rank at the table (1 best; shared ranks = ties, e.g. 1,2,2,4)
     markers: Mapping[int, int] = field(default_factory=dict)  # player id -> markers on the board at the end
+
+
+@dataclass(frozen=True)
+class Unplayed:
+    """A round a player did not play: a bye, or a round before their late entry."""
+
+    round: int
+    points: float  # what the round paid the player (a bye's value, zero or half for a missed round)
 
 
 @dataclass(frozen=True)
@@ -217,12 +244,17 @@ def standings(
     byes: Mapping[int, int] | None = None,
     scale: Sequence[float] | None = None,
     bye_points: float | None = None,
+    unplayed: Mapping[int, Sequence[Unplayed]] | None = None,
+    rounds: int | None = None,
 ) -> list[StandingRow]:
     """The standings of ``players`` after ``results`` (rules in the module docstring), best first.
 
-    ``byes`` maps a player to the number of byes they had.
+    ``byes`` maps a player to the number of byes they had (points only); ``unplayed`` lists each
+    player's unplayed rounds (points, and a virtual opponent each for the tiebreaks); ``rounds`` is
+    the event's number of rounds (by default the last round seen).
     """
-    _scale(seats, scale)  # validates the seats and the scale, even with no table to score
+    full = _scale(seats, scale)  # validates the seats and the scale, even with no table to score
+    average = sum(full) / seats
     if bye_points is None:
         bye_points = bye_value(seats, scale)
     points: dict[int, float] = defaultdict(float)
@@ -247,15 +279,19 @@ def standings(
             for q, other in res.ranks.items():
                 if q != p:
                     games[p].append((q, 1.0 if rank < other else 0.5 if rank == other else 0.0))
+    virtual = _virtual_opponents(results, unplayed or {}, seats, scale, average, rounds)
+    for player, missed in (unplayed or {}).items():
+        points[player] += sum(u.points for u in missed)
 
     def tiebreaks(p: int) -> dict[str, float]:
-        opponents = [points[q] for q, _ in games[p]]
+        met = [(points[q], result) for q, result in games[p]] + virtual.get(p, [])
+        opponents = [pts for pts, _ in met]
         if seats == 2:
             trimmed = sorted(opponents)[1:-1] if len(opponents) >= 3 else opponents
             return {
                 "buchholz": sum(opponents),
                 "median_buchholz": sum(trimmed),
-                "sonneborn_berger": sum(points[q] * result for q, result in games[p]),
+                "sonneborn_berger": sum(pts * result for pts, result in met),
                 "wins": float(wins[p]),
             }
         return {
@@ -281,4 +317,36 @@ def standings(
     for i, (p, pts, tb) in enumerate(rows):
         place = out[-1].place if i and key(rows[i - 1]) == key(rows[i]) else i + 1
         out.append(StandingRow(p, place, pts, tb, played[p], wins[p]))
+    return out
+
+
+def _virtual_opponents(
+    results: Sequence[TableResult],
+    unplayed: Mapping[int, Sequence[Unplayed]],
+    seats: int,
+    scale: Sequence[float] | None,
+    average: float,
+    rounds: int | None,
+) -> dict[int, list[tuple[float, float]]]:
+    """Per player, ``(final points, result)`` of the virtual opponents of their unplayed rounds
+    (rules in the module docstring): ``seats - 1`` of them per round."""
+    if not unplayed:
+        return {}
+    last = max([r.round for r in results] + [u.round for missed in unplayed.values() for u in missed])
+    total = max(rounds or 0, last)
+    by_round: dict[int, dict[int, float]] = defaultdict(dict)  # player -> round -> points of that round
+    for res in results:
+        for p, pts in place_points(seats, res.ranks, scale).items():
+            by_round[p][res.round] = by_round[p].get(res.round, 0.0) + pts
+    for p, missed in unplayed.items():
+        for u in missed:
+            by_round[p][u.round] = by_round[p].get(u.round, 0.0) + u.points
+    out: dict[int, list[tuple[float, float]]] = {}
+    for p, missed in unplayed.items():
+        for u in missed:
+            before = sum(pts for r, pts in by_round[p].items() if r < u.round)
+            final = before + (seats * average - u.points) / (seats - 1) + average * (total - u.round)
+            diff = round(u.points - average, DIGITS)
+            result = 1.0 if diff > 0 else 0.5 if diff == 0 else 0.0
+            out.setdefault(p, []).extend([(final, result)] * (seats - 1))
     return out

@@ -18,6 +18,7 @@ urlpatterns = [
     path("tournaments/<int:tournament_id>/rounds/next/", apis.NextRoundApi.as_view()),
     path("tournaments/<int:tournament_id>/rounds/repair/", apis.RepairApi.as_view()),
     path("tournaments/<int:tournament_id>/bye/", apis.ByeApi.as_view()),
+    path("tournaments/<int:tournament_id>/late-entry/", apis.LateEntryApi.as_view()),
     path("ladders/", apis.LadderListApi.as_view(), name="api-ladders"),
     path("ladders/<int:ladder_id>/", apis.LadderDetailApi.as_view(), name="api-ladder"),
     path("ladders/<int:ladder_id>/<str:action>/", apis.LadderActionApi.as_view(), name="api-ladder-action"),
