@@ -245,13 +245,16 @@ def test_swiss_floats_a_blocked_player_instead_of_a_rematch() -> None:
     assert frozenset((0, 2)) in tables and frozenset((1, 3)) in tables
 
 
-def test_first_move_goes_to_the_player_with_fewer_first_moves_then_the_lower_ranked() -> None:
+def test_first_move_follows_fide_colour_allocation() -> None:
     a = Entrant(1, score=1, seat_history=(1, 2))
     b = Entrant(2, score=0, seat_history=(1, 1))
-    assert swiss_round([a, b], 2).tables[0].players == (1, 2), "1 has moved first once, 2 twice"
+    assert swiss_round([a, b], 2).tables[0].players == (1, 2), "2 moved first twice running: absolute"
     a = Entrant(1, score=1, seat_history=(1, 2))
     b = Entrant(2, score=0, seat_history=(2, 1))
-    assert swiss_round([a, b], 2).tables[0].players == (2, 1), "equal: the lower-ranked (2) moves first"
+    assert swiss_round([a, b], 2).tables[0].players == (1, 2), "both alternate: both preferences granted"
+    a = Entrant(1, score=1, seat_history=(2, 1))
+    b = Entrant(2, score=0, seat_history=(2, 1))
+    assert swiss_round([a, b], 2).tables[0].players == (2, 1), "same wish, same past: the higher-ranked's"
 
 
 def test_swiss_first_moves_stay_balanced_over_an_event() -> None:

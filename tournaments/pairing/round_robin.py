@@ -31,28 +31,56 @@ Three or four seats
 -------------------
 
 Every round seats every player once, at tables whose sizes come from
-:func:`table_sizes`. A complete "everyone meets everyone exactly once" design
-exists only for a few player counts, so the schedule spreads meetings as
-evenly as it can, deterministically:
+:func:`table_sizes`. Which players share a table, round by round:
 
-* a first schedule is built round by round: a table starts with the first
-  unseated player in the round's starting order (the players rotated by one
-  place per round), and each further seat goes to the unseated player who has
-  met those already at the table the fewest times so far (ties: the starting
-  order);
-* then a local search improves the whole schedule. A move swaps two players of
-  one round between two of its tables; the cost is the sum, over every pair of
-  players, of the cube of the number of times they meet in the schedule. The
-  total number of meetings is fixed by the table sizes, so a lower cost means a
-  more even spread; and with the cube, three pairs meeting twice cost less
-  than one pair meeting three times (a square rates these the same, for the
-  same number of meetings). The search is
-  simulated annealing (moves that raise the cost are sometimes taken early on,
-  to get out of local minima) for at most :data:`SEARCH_STEPS` moves, keeping
-  the best schedule seen; it stops as soon as the cost reaches the perfectly even
-  spread. Its random choices come from a generator seeded by the player count,
-  the seat count and the number of rounds, so the schedule is deterministic;
-* then seat 1 (the first move) of every table is chosen over the whole schedule
+* **4 to 40 players** (``SCHEDULES`` in :mod:`.round_robin_data`): a
+  precomputed schedule of the default number of rounds, the player indices
+  standing for the players in the order of ``players``. It was computed
+  offline, deterministically, by ``bench/round_robin.py --search``: a
+  *perfect* schedule (every pair meets exactly once) wherever one exists for
+  the default number of rounds up to 40 — Kirkman triple systems for 9, 15,
+  21, 27, 33 and 39 players at three seats, resolvable designs of blocks of
+  four for 16, 28 and 40 players at four seats — built from algebraic
+  constructions (affine geometries, designs developed over a group); for
+  7, 8, 13, 14, 19, 20, 25, 26, 31, 32, 37, 38 players at three seats and 13,
+  15, 25, 27, 37, 39 at four, such a design with one to three players left
+  out (and, where there are more rounds than needed, a round dropped), so
+  that no pair meets twice (for 8, 14, ..., 38 at three seats and 15, 27, 39
+  at four, every pair meets exactly once); elsewhere the best found of: the
+  greedy build and local search below, schedules derived from a design on a
+  few players more or fewer, and many longer runs of that local search (the
+  same moves and cost, many more steps, several temperatures and seeds). The
+  figures of every count are printed by
+  ``bench/round_robin.py``. The stored rounds are ordered so that the first
+  rounds repeat as few pairs as they can (each next round the one repeating
+  fewest pairs of those before it). Asked for fewer rounds, the schedule is
+  its first rounds; for more, it goes round again from its first round, as
+  often as needed (a double round robin plays every table twice).
+* **other counts** (2 or 3 players, more than 40): a schedule of the asked
+  number of rounds, computed when asked:
+
+  - a first schedule is built round by round: a table starts with the first
+    unseated player in the round's starting order (the players rotated by one
+    place per round), and each further seat goes to the unseated player who
+    has met those already at the table the fewest times so far (ties: the
+    starting order);
+  - then a local search improves the whole schedule. A move swaps two players
+    of one round between two of its tables; the cost is the sum, over every
+    pair of players, of the cube of the number of times they meet in the
+    schedule. The total number of meetings is fixed by the table sizes, so a
+    lower cost means a more even spread; and with the cube, three pairs
+    meeting twice cost less than one pair meeting three times (a square rates
+    these the same, for the same number of meetings). The search is simulated
+    annealing (moves that raise the cost are sometimes taken early on, to get
+    out of local minima) for at most :data:`SEARCH_STEPS` moves, keeping the
+    best schedule seen; it stops as soon as the cost reaches the perfectly
+    even spread. Its random choices come from a generator seeded by the
+    player count, the seat count and the number of rounds, so the schedule is
+    deterministic.
+
+Then, whichever way the tables were found:
+
+* seat 1 (the first move) of every table is chosen over the whole schedule
   (:func:`_first_seats`): first round by round, the member with the fewest
   seat 1s so far (ties: not first in the previous round, then the starting
   order); then the *balancing rule*: while some player ``a`` has seat 1 at
@@ -78,16 +106,20 @@ a player could meet all ``n - 1`` others (each round they meet at most
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from collections.abc import Sequence
 
+from .round_robin_data import SCHEDULES
 from .seats import assign_seats
 from .sizes import table_sizes
 from .types import Round, Table
 
 SEARCH_STEPS = 60_000  # 3-4 seats: swaps tried by the local search, at most
 TEMPERATURE = 1.5  # 3-4 seats: the search's starting temperature (in units of the cost)
+ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"  # stored schedules: index -> char
+_INDEX = {c: i for i, c in enumerate(ALPHABET)}
 
 
 def round_robin(players: Sequence[int], seats: int, rounds: int | None = None) -> list[Round]:
@@ -153,21 +185,11 @@ def _balanced_pairs(players: list[int], schedule: list[Round]) -> list[Round]:
 def _tables(players: list[int], seats: int, rounds: int | None) -> list[Round]:
     n = len(players)
     count = rounds if rounds is not None else math.ceil((n - 1) / (seats - 1))
-    sizes, _ = table_sizes(n, seats)
-    met = [[0] * n for _ in range(n)]
-    plan: list[list[list[int]]] = []  # round -> tables -> player indices
-    for r in range(count):
-        remaining = [(i + r) % n for i in range(n)]
-        groups: list[list[int]] = []
-        for size in sizes:
-            table = [remaining.pop(0)]
-            while len(table) < size:
-                k = min(range(len(remaining)), key=lambda k: (sum(met[remaining[k]][p] for p in table), k))
-                table.append(remaining.pop(k))
-            groups.append(table)
-        _meet(groups, met, 1)
-        plan.append(groups)
-    _search(plan, met, random.Random(n * 1009 + seats * 101 + count))
+    stored = _stored(n, seats)
+    if stored is not None:  # cut short, or round again from the first round
+        plan = [[list(g) for g in stored[r % len(stored)]] for r in range(count)]
+    else:
+        plan = _searched(n, seats, count)
     first = _first_seats(plan, n)
     history: dict[int, list[int]] = {p: [] for p in players}
     schedule: list[Round] = []
@@ -184,6 +206,40 @@ def _tables(players: list[int], seats: int, rounds: int | None) -> list[Round]:
             tables.append(Table(order))
         schedule.append(Round(tuple(tables)))
     return schedule
+
+
+def _stored(n: int, seats: int) -> list[list[list[int]]] | None:
+    """The precomputed schedule (default rounds) for ``n`` players at ``seats``, if there is one."""
+    text = SCHEDULES.get((seats, n))
+    if text is None:
+        return None
+    sizes, _ = table_sizes(n, seats)
+    plan = []
+    for word in text.split():
+        row = [_INDEX[c] for c in word]
+        ends = list(itertools.accumulate(sizes))
+        plan.append([row[end - size : end] for size, end in zip(sizes, ends, strict=True)])
+    return plan
+
+
+def _searched(n: int, seats: int, count: int) -> list[list[list[int]]]:
+    """The greedy build then the local search (:func:`_search`), over ``count`` rounds."""
+    sizes, _ = table_sizes(n, seats)
+    met = [[0] * n for _ in range(n)]
+    plan: list[list[list[int]]] = []  # round -> tables -> player indices
+    for r in range(count):
+        remaining = [(i + r) % n for i in range(n)]
+        groups: list[list[int]] = []
+        for size in sizes:
+            table = [remaining.pop(0)]
+            while len(table) < size:
+                k = min(range(len(remaining)), key=lambda k: (sum(met[remaining[k]][p] for p in table), k))
+                table.append(remaining.pop(k))
+            groups.append(table)
+        _meet(groups, met, 1)
+        plan.append(groups)
+    _search(plan, met, random.Random(n * 1009 + seats * 101 + count))
+    return plan
 
 
 def _first_seats(plan: list[list[list[int]]], n: int) -> list[list[int]]:

@@ -7,46 +7,81 @@ group* is a run of players with the same score.
 Two seats
 ---------
 
-*Bye.* With an odd count, one player sits out: the lowest-ranked player among
-those with the fewest byes so far. So nobody gets a second bye while someone
-else has none, and byes go to the bottom of the ranking. (If that choice would
-force a rematch and another of those players would not, the next one up is
-tried, up to :data:`BYE_TRIES` of them.)
+Seat 1 moves first: it plays the part of White in FIDE's Dutch system, whose
+colour rules are followed here (C.04.1, C.04.3), seat 2 that of Black.
 
-*Pairs.* Pairs are made top-down. The highest-ranked unpaired player ``a``
-takes the first player in this order whom ``a`` has not met:
+*Seat preferences.* From the seats a player took (byes left out; seats 3 and 4
+ignored), ``d`` = games in seat 1 minus games in seat 2. The preference is
+*absolute* for the other seat than the last two games when those were the same
+seat, or for the less used seat when ``|d| > 1``; *strong* for the less used
+seat when ``|d| == 1``; *mild* for the other seat than the last game when
+``d == 0``; none before the first game. Two players *clash* when both have an
+absolute preference for the same seat. (FIDE lets topscorers clash in the last
+round; this pairing has no such exception.)
 
-1. players of ``a``'s own score group, starting halfway down it (the classic
-   Swiss pattern: in a group of eight, 1 meets 5, 2 meets 6, ...), going down to
-   the bottom of the group, then back up towards ``a``;
-2. then players of the lower score groups, best first: ``a`` *floats down*.
-   A group with an odd count, or whose members have all met, floats its last
-   player down this way, who then meets the top of the next group.
+*Bye.* With an odd count, one player sits out, among those with the fewest byes
+so far (so nobody gets a second bye while someone else has none), tried from the
+bottom of the ranking up: the lowest one is taken when the others then pair with
+neither a rematch nor a clash (the usual case, settled by pairing them).
+Otherwise one maximum matching of everybody (Edmonds' blossom algorithm) is
+grown once, and for each candidate one more augmenting search tells whether the
+others still pair without a rematch or clash; failing that, without a rematch;
+failing that, the candidate whose absence leaves the fewest rematches. So the
+bye avoids a rematch whenever any fewest-byes player's bye can, even when only
+the leader's can.
 
-The order is read lazily, so a pair costs little more than looking at the few
-candidates it skips, and a round of 1,000 players takes milliseconds (no
-matching over all pairs of players, which would be far too slow).
+*Pairs.* Players are paired twice over if need be: first with rematches and
+clashes both forbidden; if that leaves one, again with rematches alone
+forbidden, and of the two the one with fewer rematches, then fewer clashes, is
+kept. Each time, score groups are paired one after another from the top, as
+*brackets* of the group plus the players floating down into it from above:
 
-Walking down the ranking can only get stuck at the bottom: a player who has met
-every remaining player has played at least as many games as there are players
-left. Then the last pairs made are undone, up to :data:`TAIL_UNDO` of them, and
-those players plus the rest are paired again by an exact search (depth first,
-in the same order of preference, remembering the sets of players that cannot
-be paired), as long as that concerns at most :data:`TAIL_LIMIT` players and
-:data:`TAIL_BUDGET` search steps in all.
+1. each player floating down, best first, meets the best-ranked player of the
+   group allowed, one whose seat preference it does not share (both want the
+   same seat) if there is one, and among those one who did not float up last
+   round (``Entrant.floated``) if there is one;
+2. if the other players are odd in number, one of them will float down: the
+   lowest-ranked of the group who did not float down last round (or had a bye)
+   is set aside;
+3. the others split into a top half S1 and a bottom half S2 (the classic Swiss
+   pattern: in a group of eight, 1 meets 5, 2 meets 6, ...): each player of S1,
+   best first, meets the first player of S2 allowed whose seat preference it
+   does not share, else the first allowed, else the first allowed of S1 below
+   it;
+4. if two or more are still unpaired, augmenting paths (Edmonds) within the
+   bracket raise the number of pairs to the maximum (nearest in the ranking
+   tried first), so the fewest possible float down;
+5. those left unpaired float down into the next bracket.
 
-*Repair.* If a rematch is still left, a pass swaps partners between the pair
-with the rematch and the nearest pair (in the ranking) for which both new pairs
-are fresh. If that is not enough either, a maximum matching over the "not met
-yet" graph (Edmonds' blossom algorithm, grown from the pairs already made, so it
-only has to add the few missing pairs; neighbours are tried nearest in the
-ranking first) finds the largest number of fresh pairs that exists. Only the
-players it cannot match meet again, paired with those they met least often. So a
-rematch happens only when no pairing of these players avoids it.
+Brackets can only get stuck at the bottom, where the last players have all met.
+Then the last pairs made are undone, up to :data:`TAIL_UNDO` of them, and those
+players plus the rest are paired again by an exact search (depth first, own
+score group first from halfway down, then lower groups, remembering the sets of
+players that cannot be paired), as long as that concerns at most
+:data:`TAIL_LIMIT` players and :data:`TAIL_BUDGET` search steps in all.
 
-*First move.* In each pair, seat 1 (the first move) goes to the player who has
-had seat 1 fewer times; on a tie, to the lower-ranked player. Tables are listed
-top board first.
+*Repair.* If a forbidden pair is still left, a pass swaps partners between that
+pair and the nearest pair (in the ranking) for which both new pairs are
+allowed. If that is not enough either, a maximum matching over the allowed pairs
+(Edmonds, grown from the pairs already made; neighbours tried nearest in the
+ranking first) finds the largest number of allowed pairs that exists; only the
+players it cannot match are paired otherwise, with those they met least often.
+So a rematch happens only when no pairing of these players avoids it, and a
+clash only when no rematch-free pairing avoids it; since a player whose
+preference is absolute always gets it unless they clash, a player never clashed
+ends with ``|d| <= 2`` and never takes one seat three games running.
+
+No global weighted matching is solved, so pairing 1,000 players takes
+milliseconds.
+
+*First move.* In each pair, FIDE's colour allocation (C.04.3 E) decides who
+takes seat 1: both preferences when they differ (or only one player has one);
+else the stronger preference (absolute, strong, mild); between two absolute
+ones, the player with the larger ``|d|``; else the players alternate from the
+most recent game (counted back from each one's last game) in which they had
+different seats; else the higher-ranked player's preference. With no
+preference at all (round 1), the higher-ranked player takes seat 1 on the 1st,
+3rd, 5th... table and seat 2 on the others. Tables are listed top board first.
 
 Three or four seats
 -------------------
@@ -80,7 +115,10 @@ the second time); between tables of different sizes only two free players are
 swapped. A table still holding a repeat after that looks further, to the
 nearest table at any distance where a swap helps. Tables are listed in the order
 they were started (the best-ranked player first). Finally each table's seat
-order comes from :func:`assign_seats`.
+order rotates first and last seats (:func:`_seat_rotation`): every order of its
+players is scored on the seat counts it leads to, so that each player's
+first-seat and last-seat counts stay within one of each other and every seat is
+used about as often (``Entrant.last_seats`` tells the past last seats).
 
 Small tables are not a handicap in the standings either: every table size pays
 the same average points (:mod:`tournaments.standings`).
@@ -88,13 +126,15 @@ the same average points (:mod:`tournaments.standings`).
 
 from __future__ import annotations
 
+import functools
+import itertools
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 
-from .seats import assign_seats
+from .seats import assign_seats  # noqa: F401  (the docstring refers to it)
 from .sizes import table_sizes
 from .types import Entrant, Round, Table
 
-BYE_TRIES = 8  # bye candidates tried, from the bottom, when the first one forces a rematch
 TAIL_UNDO = 8  # pairs undone, at most, to pair the bottom of the ranking again
 TAIL_LIMIT = 40  # players, at most, paired again that way (beyond that, the repair stages do it)
 TAIL_BUDGET = 20_000  # search steps allowed for that, in all
@@ -143,93 +183,316 @@ def _times(order: Sequence[Entrant]) -> list[dict[int, int]]:
 
 # ------------------------------------------------------------------ two seats
 
+FIRST, SECOND = 1, 2  # seats: 1 moves first ("white" in FIDE's words), 2 second
+NONE, MILD, STRONG, ABSOLUTE = 0, 1, 2, 3  # strength of a colour (seat) preference
+
+
+@dataclass(frozen=True)
+class Preference:
+    """A player's seat preference before a round (FIDE C.04.1 / Dutch A.6)."""
+
+    seat: int  # FIRST, SECOND, or 0 for no preference
+    strength: int  # NONE, MILD, STRONG or ABSOLUTE
+    diff: int  # games in seat 1 minus games in seat 2 so far
+    played: tuple[int, ...]  # the seats taken (1 or 2), in order: byes are not in it
+
+
+def preference(seat_history: Sequence[int]) -> Preference:
+    """The seat a player wants next, and how strongly (see the module docstring)."""
+    played = tuple(s for s in seat_history if s in (FIRST, SECOND))
+    if not played:
+        return Preference(0, NONE, 0, played)
+    diff = played.count(FIRST) - played.count(SECOND)
+    other = SECOND if played[-1] == FIRST else FIRST
+    if diff > 1:
+        return Preference(SECOND, ABSOLUTE, diff, played)
+    if diff < -1:
+        return Preference(FIRST, ABSOLUTE, diff, played)
+    if len(played) >= 2 and played[-1] == played[-2]:
+        return Preference(other, ABSOLUTE, diff, played)
+    if diff:
+        return Preference(SECOND if diff > 0 else FIRST, STRONG, diff, played)
+    return Preference(other, MILD, diff, played)
+
+
+def _clash(p: Preference, q: Preference) -> bool:
+    """Both must have the same seat: such players are not paired together while it can be avoided."""
+    return p.strength == q.strength == ABSOLUTE and p.seat == q.seat
+
+
+def _conflict(p: Preference, q: Preference) -> bool:
+    """Both want the same seat, so one of them will not get it."""
+    return p.seat != 0 and p.seat == q.seat
+
 
 def _two_seats(order: list[Entrant]) -> Round:
+    prefs = [preference(e.seat_history) for e in order]
     byes: tuple[int, ...] = ()
     if len(order) % 2 == 0:
-        playing, pairs = order, _pair(order)
+        playing, pairs = order, _pair(order, prefs)
     else:
-        fewest = min(e.byes for e in order)
-        candidates = [i for i in range(len(order) - 1, -1, -1) if order[i].byes == fewest][:BYE_TRIES]
-        best: tuple[int, int, list[Entrant], list[Pair]] | None = None
-        for i in candidates:
-            rest = order[:i] + order[i + 1 :]
-            tried = _pair(rest)
-            times = _times(rest)
-            repeats = sum(1 for a, b in tried if b in times[a])
-            if best is None or repeats < best[0]:
-                best = (repeats, i, rest, tried)
-            if repeats == 0:
-                break
-        assert best is not None
-        _, bye, playing, pairs = best
+        bye, pairs = _with_bye(order, prefs)
         byes = (order[bye].id,)
-    tables = tuple(Table(_first_move(playing[a], playing[b])) for a, b in sorted(pairs))
+        playing = order[:bye] + order[bye + 1 :]
+    prefs = [preference(e.seat_history) for e in playing]
+    tables = tuple(
+        Table(_seat_order(playing[a], playing[b], prefs[a], prefs[b], board))
+        for board, (a, b) in enumerate(sorted(pairs))
+    )
     return Round(tables, byes)
 
 
-def _first_move(better: Entrant, lower: Entrant) -> tuple[int, int]:
-    """Seat 1 to the player with fewer first moves so far; on a tie, to the lower-ranked one."""
-    if better.seat_history.count(1) < lower.seat_history.count(1):
-        return better.id, lower.id
-    return lower.id, better.id
+def _with_bye(order: list[Entrant], prefs: list[Preference]) -> tuple[int, list[Pair]]:
+    """The bye (an index into ``order``) and the pairs of the others (indices into the rest).
+
+    Candidates are the players with the fewest byes, from the bottom of the ranking up. The first
+    one is taken if the others can be paired with neither a rematch nor a clash of absolute seat
+    preferences (the common case, settled by pairing them). Otherwise maximum matchings tell,
+    cheaply, which candidate leaves such a pairing; failing that, one without a rematch; failing
+    that, the one that leaves the fewest rematches.
+    """
+    fewest = min(e.byes for e in order)
+    candidates = [i for i in range(len(order) - 1, -1, -1) if order[i].byes == fewest]
+
+    def pair_without(i: int) -> tuple[list[Pair], tuple[int, int]]:
+        rest, rest_prefs = order[:i] + order[i + 1 :], prefs[:i] + prefs[i + 1 :]
+        pairs = _pair(rest, rest_prefs)
+        return pairs, _faults(rest, rest_prefs, pairs)
+
+    pairs, faults = pair_without(candidates[0])
+    if faults == (0, 0):
+        return candidates[0], pairs
+    times = _times(order)
+    strict = [
+        {j for j in range(len(order)) if j != i and j not in times[i] and not _clash(prefs[i], prefs[j])}
+        for i in range(len(order))
+    ]
+    fresh = [{j for j in range(len(order)) if j != i and j not in times[i]} for i in range(len(order))]
+    for graph in (strict, fresh):
+        left = _left_out(graph, candidates)
+        if left:
+            best = next(i for i in candidates if left[i] == min(left.values()))
+            if left[best] == 0:
+                return best, pair_without(best)[0]
+    # Rematches are forced: the candidate whose absence leaves the largest not-met matching.
+    best = min(candidates, key=lambda i: left[i])  # min keeps the first (lowest-ranked) best
+    return best, pair_without(best)[0]
 
 
-def _pair(order: Sequence[Entrant]) -> list[Pair]:
-    """Pairs of indices into ``order`` (an even count, ranked), with as few rematches as possible."""
-    n = len(order)
+def _left_out(graph: list[set[int]], candidates: list[int]) -> dict[int, int]:
+    """For each candidate, how many other players a maximum matching of ``graph`` leaves out without it.
+
+    One maximum matching of everybody is grown (Edmonds). A player can be left out of some maximum
+    matching exactly when an alternating path of even length leads to it from a player the matching
+    leaves out (Gallai-Edmonds): the outer vertices of the failed searches from those players. Such
+    a candidate's absence costs no pair; any other's costs one.
+    """
+    n = len(graph)
+    adj = [sorted(graph[v]) for v in range(n)]
+    match = _max_matching(n, adj)
+    unmatched = [v for v in range(n) if match[v] == -1]
+    spare = [False] * n  # left out by some maximum matching
+    for root in unmatched:
+        _augment(n, root, match, lambda x: iter(adj[x]), outer=spare)  # fails: the matching is maximum
+    return {v: len(unmatched) - 1 if spare[v] else len(unmatched) + 1 for v in candidates}
+
+
+def _max_matching(n: int, adj: list[list[int]]) -> list[int]:
+    """A maximum matching (``match[v]`` is v's partner or -1): greedy by rank, then augmented."""
+    match = [-1] * n
+    for v in range(n):
+        if match[v] == -1:
+            u = next((u for u in adj[v] if u > v and match[u] == -1), -1)
+            if u != -1:
+                match[v], match[u] = u, v
+    for root in range(n):
+        if match[root] == -1:
+            _augment(n, root, match, lambda x: iter(adj[x]))
+    return match
+
+
+def _faults(order: Sequence[Entrant], prefs: Sequence[Preference], pairs: list[Pair]) -> tuple[int, int]:
+    """(rematches, clashes of absolute seat preferences) among ``pairs``."""
+    times = _times(order)
+    return (
+        sum(1 for a, b in pairs if b in times[a]),
+        sum(1 for a, b in pairs if _clash(prefs[a], prefs[b])),
+    )
+
+
+def _seat_order(hi: Entrant, lo: Entrant, p: Preference, q: Preference, board: int) -> tuple[int, int]:
+    """Who takes seat 1: FIDE's colour allocation (C.04.3 E) for the higher-ranked ``hi`` and ``lo``.
+
+    ``board`` counts tables from 0 at the top; it only matters when neither player has a preference.
+    """
+
+    def hi_takes(seat: int) -> tuple[int, int]:
+        return (hi.id, lo.id) if seat == FIRST else (lo.id, hi.id)
+
+    def other(seat: int) -> int:
+        return SECOND if seat == FIRST else FIRST
+
+    if not _conflict(p, q):  # E.1: both get what they want (or only one wants anything)
+        if p.seat:
+            return hi_takes(p.seat)
+        if q.seat:
+            return hi_takes(other(q.seat))
+        return hi_takes(FIRST if board % 2 == 0 else SECOND)  # E.5: top board alternation, seat 1 first
+    if p.strength != q.strength:  # E.2: the stronger preference
+        return hi_takes(p.seat if p.strength > q.strength else other(q.seat))
+    if p.strength == ABSOLUTE and abs(p.diff) != abs(q.diff):  # E.2: then the wider difference
+        return hi_takes(p.seat if abs(p.diff) > abs(q.diff) else other(q.seat))
+    for k in range(1, min(len(p.played), len(q.played)) + 1):  # E.3: alternate from the last difference
+        if p.played[-k] != q.played[-k]:
+            return hi_takes(other(p.played[-k]))
+    return hi_takes(p.seat)  # E.4: the higher-ranked player's preference
+
+
+def _pair(order: Sequence[Entrant], prefs: Sequence[Preference]) -> list[Pair]:
+    """Pairs of indices into ``order`` (an even count, ranked), with as few rematches as possible.
+
+    Tried first with clashing absolute seat preferences forbidden like rematches; when that leaves
+    a rematch or a clash, again with rematches alone forbidden, and the better of the two (fewer
+    rematches, then fewer clashes) is kept.
+    """
     times = _times(order)
 
     def fresh(a: int, b: int) -> bool:
         return b not in times[a]
 
-    keys = [round(e.score, 9) for e in order]
-    group_of: list[int] = []
-    members: list[list[int]] = []  # unpaired players of each score group, in rank order
-    for i in range(n):
-        if i == 0 or keys[i] != keys[i - 1]:
-            members.append([])
-        members[-1].append(i)
-        group_of.append(len(members) - 1)
+    def strict(a: int, b: int) -> bool:
+        return b not in times[a] and not _clash(prefs[a], prefs[b])
 
-    pairs: list[Pair] = []
-    top = 0  # first score group with unpaired players
-    while True:
-        while top < len(members) and not members[top]:
-            top += 1
-        if top == len(members):
-            break
-        a = members[top][0]
-        b = next((c for c in _preference(a, members, top) if fresh(a, c)), None)
-        if b is None:
-            rest = sorted(i for g in members[top:] for i in g)
-            pairs = _pair_tail(pairs, rest, keys, fresh, times)
-            break
-        pairs.append((a, b))
-        members[top].remove(a)
-        members[group_of[b]].remove(b)
-
-    if any(not fresh(a, b) for a, b in pairs):
-        _swap_repair(pairs, fresh)
-    if any(not fresh(a, b) for a, b in pairs):
-        pairs = _maximum_fresh(n, pairs, fresh, times)
+    pairs = _pair_with(order, prefs, strict, times)
+    faults = _faults(order, prefs, pairs)
+    if faults != (0, 0):
+        relaxed = _pair_with(order, prefs, fresh, times)
+        if _faults(order, prefs, relaxed) < faults:
+            pairs = relaxed
     return pairs
 
 
-def _preference(a: int, members: list[list[int]], top: int) -> Iterator[int]:
-    """``a``'s partners in order of preference: own group from halfway down, then lower groups."""
-    group = members[top]  # group[0] is a
-    half = max(1, len(group) // 2)  # a group of one (a alone) has no one to offer
-    for k in range(half, len(group)):
-        yield group[k]
-    for k in range(half - 1, 0, -1):
-        yield group[k]
-    for g in range(top + 1, len(members)):
-        yield from members[g]
+def _pair_with(
+    order: Sequence[Entrant],
+    prefs: Sequence[Preference],
+    allowed: Callable[[int, int], bool],
+    times: list[dict[int, int]],
+) -> list[Pair]:
+    """Bracket by bracket (see the module docstring), then the tail search and the repair stages."""
+    n = len(order)
+    keys = [round(e.score, 9) for e in order]
+    groups: list[list[int]] = []
+    for i in range(n):
+        if i == 0 or keys[i] != keys[i - 1]:
+            groups.append([])
+        groups[-1].append(i)
+
+    def conflict(a: int, b: int) -> bool:
+        return _conflict(prefs[a], prefs[b])
+
+    floated = [e.floated for e in order]
+
+    pairs: list[Pair] = []
+    floaters: list[int] = []
+    for group in groups:
+        made, floaters = _bracket(floaters, group, allowed, conflict, floated)
+        pairs.extend(made)
+    if floaters:  # the bottom is stuck: these players have all met
+        pairs = _pair_tail(pairs, floaters, keys, allowed, times)
+    if any(not allowed(a, b) for a, b in pairs):
+        _swap_repair(pairs, allowed)
+    if any(not allowed(a, b) for a, b in pairs):
+        pairs = _maximum_fresh(n, pairs, allowed, times)
+    return sorted((min(a, b), max(a, b)) for a, b in pairs)
+
+
+def _bracket(
+    floaters: list[int],
+    residents: list[int],
+    allowed: Callable[[int, int], bool],
+    conflict: Callable[[int, int], bool],
+    floated: Sequence[int],
+) -> tuple[list[Pair], list[int]]:
+    """Pair one score group and the players floating down into it; return the pairs and who floats on.
+
+    1. Each floater, best first, meets the best-ranked resident allowed, one whose seat preference
+       it does not share if there is one.
+    2. The others split into a top half S1 and a bottom half S2 (ranked); each player of S1, best
+       first, meets the first player of S2 allowed whose seat preference it does not share, else
+       the first allowed, else the first allowed of S1 below it.
+    3. If two or more are left unpaired, augmenting paths (Edmonds) within the bracket raise the
+       number of pairs to the maximum, so the fewest possible float on.
+    """
+    pairs: list[Pair] = []
+    used: set[int] = set()
+
+    def pick(a: int, pool: Sequence[int], up: bool) -> int | None:
+        """The first of ``pool`` allowed for ``a``: best one whose seat preference ``a`` does not
+        share and, if it would float up (``up``), who did not float up last round."""
+        best, best_key = None, (True, True)
+        for c in pool:
+            if c in used or c == a or not allowed(a, c):
+                continue
+            key = (conflict(a, c), up and floated[c] > 0)
+            if key == (False, False):
+                return c
+            if best is None or key < best_key:
+                best, best_key = c, key
+        return best
+
+    for f in floaters:
+        c = pick(f, residents, True)
+        if c is not None:
+            pairs.append((f, c))
+            used.update((f, c))
+    rest = [i for i in floaters + residents if i not in used]
+    drop: list[int] = []
+    if len(rest) % 2:  # one must float down: the lowest-ranked resident who did not float down last round
+        spare = [i for i in rest if i not in floaters] or rest
+        drop = [next((i for i in reversed(spare) if floated[i] >= 0), spare[-1])]
+        rest.remove(drop[0])
+    half = len(rest) // 2
+    s1, s2 = rest[:half], rest[half:]
+    for k, a in enumerate(s1):
+        if a in used:
+            continue
+        c = pick(a, s2, False)
+        if c is None:
+            c = pick(a, s1[k + 1 :], False)
+        if c is not None:
+            pairs.append((a, c))
+            used.update((a, c))
+    rest += drop
+    left = [i for i in rest if i not in used]
+    if len(left) >= 2:
+        pairs = _grow(floaters + residents, pairs, allowed)
+        matched = {v for pair in pairs for v in pair}
+        left = [i for i in floaters + residents if i not in matched]
+    return pairs, sorted(left)
+
+
+def _distance(v: int, u: int) -> int:
+    return abs(u - v)
+
+
+def _grow(players: list[int], pairs: list[Pair], allowed: Callable[[int, int], bool]) -> list[Pair]:
+    """Raise ``pairs`` to a maximum matching of the allowed pairs among ``players`` (ranked)."""
+    m = len(players)
+    local = {v: k for k, v in enumerate(players)}
+    match = [-1] * m
+    for a, b in pairs:
+        match[local[a]], match[local[b]] = local[b], local[a]
+    adj = [[u for u in range(m) if u != v and allowed(players[v], players[u])] for v in range(m)]
+    for v, row in enumerate(adj):  # nearest in the ranking first, so the pairs stay close in score
+        row.sort(key=functools.partial(_distance, v))
+    for root in range(m):  # best-ranked first: the ones left out, if any, tend to be the bottom
+        if match[root] == -1:
+            _augment(m, root, match, lambda x: iter(adj[x]))
+    return [(players[v], players[match[v]]) for v in range(m) if match[v] > v]
 
 
 def _ordered(a: int, rest: Sequence[int], keys: Sequence[float]) -> list[int]:
-    """The same order of preference as :func:`_preference`, over a plain list of ranked players."""
+    """Own score group from halfway down, then back up, then the lower groups: the tail search's order."""
     own = [c for c in rest if keys[c] == keys[a]]
     half = (len(own) + 1) // 2  # own excludes a: the group's halfway point, counting a
     below = [c for c in rest if keys[c] != keys[a]]
@@ -357,8 +620,18 @@ def _maximum_fresh(
     return sorted(out)
 
 
-def _augment(n: int, root: int, match: list[int], neighbours: Callable[[int], Iterator[int]]) -> bool:
-    """Edmonds' blossom search for an augmenting path from ``root``; flips it into ``match`` if found."""
+def _augment(
+    n: int,
+    root: int,
+    match: list[int],
+    neighbours: Callable[[int], Iterator[int]],
+    outer: list[bool] | None = None,
+) -> bool:
+    """Edmonds' blossom search for an augmenting path from ``root``; flips it into ``match`` if found.
+
+    If none is found and ``outer`` is given, the search tree's outer vertices (those an alternating
+    path of even length from ``root`` reaches) are marked in it.
+    """
     base = list(range(n))
     parent = [-1] * n
     used = [False] * n
@@ -415,6 +688,9 @@ def _augment(n: int, root: int, match: list[int], neighbours: Callable[[int], It
                     return True
                 used[match[to]] = True
                 queue.append(match[to])
+    if outer is not None:
+        for i in range(n):
+            outer[i] = outer[i] or used[i]
     return False
 
 
@@ -460,8 +736,40 @@ def _tables(order: list[Entrant], seats: int) -> Round:
             table.append(i)
         groups.append(table)
     _spread(groups, times, kind)
-    history = {e.id: e.seat_history for e in order}
-    return Round(tuple(Table(assign_seats([order[i].id for i in sorted(g)], history)) for g in groups))
+    return Round(tuple(Table(_seat_rotation([order[i] for i in sorted(g)])) for g in groups))
+
+
+def _seat_rotation(table: Sequence[Entrant]) -> tuple[int, ...]:
+    """Seat order at a 3-4 seat Swiss table: who moves first and who last, each player's turn.
+
+    Every permutation (at most 24) is scored, per player, on the player's seat counts it leads to
+    (this round included; the last seat counted as ``Entrant.last_seats`` or, when unknown, as the
+    seats at least the table's size, like :func:`assign_seats`): 10 per unit by which the first-
+    and last-seat counts differ by more than one, 10 per unit by which the most and least used
+    seats differ by more than two, plus the square of the count of the seat given (so the seats
+    are used about as often as each other), plus 1 for the seat the player took last round. The
+    lowest total wins; on a tie, the first in the given (ranking) order.
+    """
+    n = len(table)
+    costs: list[list[int]] = []
+    for e in table:
+        past = e.seat_history
+        lasts = e.last_seats if e.last_seats is not None else sum(1 for s in past if s >= n)
+        recent = past[-1] if past else 0
+        row = []
+        for seat in range(1, n + 1):
+            counts = [past.count(k) for k in range(1, n)] + [lasts]  # seat n: the last seat
+            counts[seat - 1] += 1  # this round included
+            gap = abs(counts[0] - counts[-1])
+            spread = max(counts) - min(counts)
+            uses = counts[seat - 1]
+            row.append(10 * max(0, gap - 1) + 10 * max(0, spread - 2) + uses * uses + (recent == seat))
+        costs.append(row)
+    best = min(
+        itertools.permutations(range(n)),  # perm[s] = the player in seat s + 1; min keeps the first best
+        key=lambda perm: sum(costs[i][s] for s, i in enumerate(perm)),
+    )
+    return tuple(table[i].id for i in best)
 
 
 def _table_kinds(order: Sequence[Entrant], small_seats: int) -> list[int]:

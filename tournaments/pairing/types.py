@@ -11,7 +11,15 @@ seat balancing works from. Seat 1 moves first. ``small_tables`` counts the earli
 rounds of the event in which the player sat at a *small table*: one with fewer
 players than the largest table of that round (a three-player table in a round
 of 4 + 3 + 3); a 3–4 seat Swiss rotates the small tables by it. It defaults to
-0, so a caller that does not track it gets no rotation.
+0, so a caller that does not track it gets no rotation. ``floated`` tells how
+the player's most recent round went against their score group: +1 if they met
+a player with a higher score then (floated up), -1 if a lower one or they had a
+bye (floated down), 0 otherwise; a 2-seat Swiss avoids floating a player the
+same way twice running. It defaults to 0 (no float known). ``last_seats``
+counts the earlier rounds in which the player sat in the last seat of their
+table (seat 2 of 2, 3 of 3, 4 of 4); a 3–4 seat Swiss rotates the first and last
+seats by it. Left at None, it is read from ``seat_history`` as the seats at
+least as high as the size of the table being seated.
 """
 
 from __future__ import annotations
@@ -31,6 +39,8 @@ class Entrant:
     seat_history: tuple[int, ...] = ()  # seats (1-based) taken in earlier rounds, in order
     byes: int = 0  # byes received so far
     small_tables: int = 0  # earlier rounds at a table smaller than that round's largest (see above)
+    floated: int = 0  # last round: +1 floated up, -1 floated down (or a bye), 0 neither (see above)
+    last_seats: int | None = None  # earlier rounds in the last seat of the table (see above)
 
 
 @dataclass(frozen=True)
