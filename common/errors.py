@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.views import defaults
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
@@ -74,3 +76,26 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         codes = exc.get_codes()
         response.data = {"detail": str(exc.detail), "code": codes if isinstance(codes, str) else "error"}
     return response
+
+
+def _is_api(request: HttpRequest) -> bool:
+    return request.path.startswith("/api/")
+
+
+def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """``handler404``: the API's error shape under ``/api/`` (e.g. ``/api/v1/tables/abc/``), the
+    site's page elsewhere."""
+    if _is_api(request):
+        body = {"detail": f"there is nothing at {request.path}", "code": "not_found"}
+        return JsonResponse(body, status=404)
+    return defaults.page_not_found(request, exception)  # type: ignore[arg-type]
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """``handler500``: the API's error shape under ``/api/``, a plain short page elsewhere (never a
+    debug page: Django shows that only with ``DEBUG`` on, before this handler)."""
+    if _is_api(request):
+        return JsonResponse(
+            {"detail": "the server failed to answer this request", "code": "server_error"}, status=500
+        )
+    return defaults.server_error(request)

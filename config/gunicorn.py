@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import gc
 import os
+import re
+import tempfile
 from typing import Any
 
 bind = os.environ.get("BIND", "0.0.0.0:8000")
@@ -21,6 +23,18 @@ timeout = 30
 graceful_timeout = 20
 accesslog = os.environ.get("ACCESS_LOG") or None
 loglevel = os.environ.get("LOG_LEVEL", "info").lower()
+
+
+def _control_socket(bind_address: str) -> str:
+    """One control socket per instance (``gunicornc`` talks to it). gunicorn's default is one path
+    per user, so a second instance on the machine would take it over and delete it on stopping;
+    here it is named after the address the instance serves. ``GUNICORN_CONTROL_SOCKET`` overrides."""
+    folder = os.environ.get("XDG_RUNTIME_DIR") or tempfile.gettempdir()
+    name = re.sub(r"[^A-Za-z0-9.]+", "-", bind_address).strip("-")
+    return os.path.join(folder, f"pacru-gunicorn-{name}.ctl")
+
+
+control_socket = os.environ.get("GUNICORN_CONTROL_SOCKET") or _control_socket(bind)
 
 
 def post_fork(server: Any, worker: Any) -> None:

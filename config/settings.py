@@ -8,7 +8,9 @@ HSTS; requires ``SECRET_KEY`` and ``ALLOWED_HOSTS``; passes
 Variables: ``DATABASE_URL`` (default ``sqlite:///db.sqlite3``), ``REDIS_URL``
 (broker and cache; unset = in-process fallbacks), ``SECRET_KEY``, ``DEBUG``,
 ``ALLOWED_HOSTS`` (comma-separated), ``CSRF_TRUSTED_ORIGINS``,
-``THROTTLE_ANON`` / ``THROTTLE_USER`` (e.g. ``60/min``), ``DB_CONN_MAX_AGE``.
+``THROTTLE_ANON`` / ``THROTTLE_USER`` / ``THROTTLE_AUTH`` / ``THROTTLE_LOGIN_ACCOUNT`` (e.g.
+``60/min``), ``TRUSTED_PROXIES`` (reverse proxies in front of the service whose
+``X-Forwarded-For`` is believed; default 0), ``DB_CONN_MAX_AGE``.
 """
 
 from __future__ import annotations
@@ -73,9 +75,12 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "config.middleware.LocalDebugPagesMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "config.middleware.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "config.middleware.BodySizeLimitMiddleware",
+    "common.validation.ApiQueryGuardMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -83,6 +88,23 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
+
+#: Debug pages (DEBUG on: the local profile) only for these clients (config.middleware).
+INTERNAL_IPS = env_list("INTERNAL_IPS", "127.0.0.1,::1")
+
+#: Pages load everything from the service itself and run no inline script or style.
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; "
+    "frame-ancestors 'none'"
+)
+#: Swagger UI and Redoc (served from the project's static files) add styles and workers at run time.
+CONTENT_SECURITY_POLICY_DOCS = (
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+    "worker-src 'self' blob:; connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'self'; "
+    "frame-ancestors 'none'"
+)
+CONTENT_SECURITY_POLICY_DOCS_PATHS = ["/api/v1/docs/", "/api/v1/redoc/"]
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
@@ -150,6 +172,10 @@ STORAGES = {
 LOGIN_URL = "login"
 #: One click to a game against a bot with a throwaway guest account (the local demo).
 GUEST_PLAY = env_bool("GUEST_PLAY", not PRODUCTION)
+#: Guest accounts one client address may make (games.guests): "N/second|minute|hour|day".
+GUEST_RATE = os.environ.get("GUEST_RATE", "10/hour")
+#: Guests idle this long are deleted with their casual bot games (games.guests.cleanup_guests).
+GUEST_TTL_HOURS = float(os.environ.get("GUEST_TTL_HOURS", "24"))
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
@@ -166,10 +192,10 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "DEFAULT_PAGINATION_CLASS": "common.pagination.Pagination",
     "PAGE_SIZE": 50,
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "common.schema.AutoSchema",
     "DEFAULT_THROTTLE_CLASSES": [
         "rest_framework.throttling.AnonRateThrottle",
         "rest_framework.throttling.UserRateThrottle",
@@ -178,15 +204,35 @@ REST_FRAMEWORK = {
         "anon": os.environ.get("THROTTLE_ANON", "120/min"),
         "user": os.environ.get("THROTTLE_USER", "1200/min"),
         "auth": os.environ.get("THROTTLE_AUTH", "20/min"),
+        # Failed sign-ins per account, from any address (common.throttles).
+        "login_account": os.environ.get("THROTTLE_LOGIN_ACCOUNT", "20/hour"),
         # Game pages poll a table about once a second; a 304 costs one indexed query.
         "watch": os.environ.get("THROTTLE_WATCH", "600/min"),
     },
+    # The client is the connection's address unless TRUSTED_PROXIES reverse proxies stand in front
+    # (then the address the outermost of them saw): a client cannot choose its identity by sending
+    # X-Forwarded-For (common.throttles).
+    "NUM_PROXIES": int(os.environ.get("TRUSTED_PROXIES", "0")),
     "EXCEPTION_HANDLER": "common.errors.api_exception_handler",
+    # JSON bodies nested too deeply answer 400 (common.parsers), not a RecursionError.
+    "DEFAULT_PARSER_CLASSES": [
+        "common.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
+    # ``?format=`` is a filter (tournaments), not DRF's renderer override.
+    "URL_FORMAT_OVERRIDE": None,
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
 if env_bool("THROTTLE_OFF", False):  # load tests and benchmarks only
     REST_FRAMEWORK["DEFAULT_THROTTLE_CLASSES"] = []
-    REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {"anon": None, "user": None, "auth": None, "watch": None}
+    REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {
+        "anon": None,
+        "user": None,
+        "auth": None,
+        "watch": None,
+        "login_account": None,
+    }
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Pacru ladder API",
@@ -202,6 +248,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # <id:...> path ids (common.validation.IdConverter): integers within the 64-bit id range.
+    "PATH_CONVERTER_OVERRIDES": {
+        "id": {"type": "integer", "format": "int64", "minimum": 0, "maximum": 2**63 - 1}
+    },
 }
 
 # Clocks (games.clocks, games.services): see the README's "Time controls".
@@ -255,6 +305,7 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": 60},
     },
     "ratings-pending": {"task": "ratings.tasks.rate_pending", "schedule": 60.0, "options": {"expires": 300}},
+    "guest-cleanup": {"task": "games.tasks.guest_cleanup", "schedule": 3600.0, "options": {"expires": 1800}},
 }
 
 LOGGING = {

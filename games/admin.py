@@ -4,16 +4,36 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.contrib import admin
 from django.http import HttpRequest
 
+from common.errors import ServiceError
+
 from .models import Move, Player, Seat, Table
+from .services.players import display_name_check
+
+
+class PlayerForm(forms.ModelForm):  # type: ignore[type-arg]
+    """Display names follow the same rules here as everywhere (``games.names``)."""
+
+    class Meta:
+        model = Player
+        fields = "__all__"
+
+    def clean_display_name(self) -> str:
+        player = self.instance if self.instance.pk else None
+        try:
+            return display_name_check(self.cleaned_data["display_name"], player=player)
+        except ServiceError as exc:
+            raise forms.ValidationError(exc.extra.get("fields", {}).get("display_name", [str(exc)])) from None
 
 
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
-    list_display = ["display_name", "user", "is_bot", "created"]
-    list_filter = ["is_bot"]
+    form = PlayerForm
+    list_display = ["display_name", "user", "is_bot", "is_guest", "created"]
+    list_filter = ["is_bot", "is_guest"]
     search_fields = ["display_name", "user__username", "user__email"]
     raw_id_fields = ["user"]
 

@@ -12,6 +12,7 @@ from django.utils import timezone
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, permissions, status
 from rest_framework.authtoken.models import Token
+from rest_framework.exceptions import Throttled
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
@@ -20,6 +21,7 @@ from rest_framework.views import APIView
 from common.errors import InvalidInput, NotFound
 from common.players import request_player
 from common.schema import ERROR
+from common.throttles import SignInLimits
 
 from . import selectors, services
 from .models import GameKind, Player, Table
@@ -81,7 +83,13 @@ class TokenApi(APIView):
     def post(self, request: Request) -> Response:
         data = TokenIn(data=request.data)
         data.is_valid(raise_exception=True)
+        # Per address by the "auth" scope above; per account, failed attempts only (common.throttles).
+        limits = SignInLimits(request, data.validated_data["username"], by_address=False)
+        wait = limits.blocked()
+        if wait is not None:
+            raise Throttled(wait=wait, detail="Sign-in throttled: too many failed attempts for this account.")
         user = authenticate(request, **data.validated_data)
+        limits.attempted(ok=user is not None)
         if user is None:
             return Response(
                 {"detail": "wrong username or password", "code": "authentication_failed"},
@@ -304,9 +312,22 @@ def _table_or_404(table_id: int) -> Table:
 
 
 # ------------------------------------------------------------------- players
+class PlayerFilter(django_filters.FilterSet):
+    search = django_filters.CharFilter(
+        field_name="display_name",
+        lookup_expr="icontains",
+        max_length=100,
+        label="players whose display name contains this text (any case)",
+    )
+
+    class Meta:
+        model = Player
+        fields = ["is_bot", "search"]
+
+
 class PlayerListApi(generics.ListAPIView):
     serializer_class = PlayerOut
-    filterset_fields = ["is_bot"]
+    filterset_class = PlayerFilter
 
     def get_queryset(self) -> QuerySet[Player]:
         return selectors.player_list().order_by("display_name")

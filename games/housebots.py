@@ -7,6 +7,8 @@ from django.contrib.auth import get_user_model
 from engine.bots import LEVELS
 
 from .models import Player, Seat
+from .names import candidates, name_key
+from .receivers import player_with_free_name
 
 #: The first account of each level and its thinking time per move (seconds).
 BOT_ACCOUNTS = {"random-bot": ("random", 0.1), "greedy-bot": ("greedy", 0.1), "search-bot": ("search", 1.0)}
@@ -22,11 +24,16 @@ def _bot_player(username: str, display_name: str, level: str, budget: float) -> 
     if created:
         user.set_unusable_password()
         user.save()
-    player = Player.objects.get_or_create(user=user, defaults={"display_name": display_name})[0]
+    player = Player.objects.filter(user=user).first() or player_with_free_name(user, display_name)
     if created or not player.is_bot:
-        player.display_name = display_name
         player.is_bot, player.bot_level, player.bot_budget = True, level, budget
-        player.save(update_fields=["display_name", "is_bot", "bot_level", "bot_budget"])
+        player.save(update_fields=["is_bot", "bot_level", "bot_budget"])
+        # Bot names are reserved for bots (games.names); one taken before that keeps its owner.
+        for name in candidates(display_name):
+            if not Player.objects.filter(name_key=name_key(name)).exclude(pk=player.pk).exists():
+                player.display_name = name
+                player.save(update_fields=["display_name"])
+                break
     return player
 
 

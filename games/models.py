@@ -6,11 +6,14 @@ position) is a cache that ``manage.py verify_games`` rebuilds and checks.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
 from .clocks import TimeControl
+from .names import name_key
 
 
 class Player(models.Model):
@@ -18,7 +21,12 @@ class Player(models.Model):
 
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="player")
     display_name = models.CharField(max_length=40)
+    #: The display name normalised and case folded (``games.names.name_key``), set on every save:
+    #: unique, so no two players carry names that differ only in case, width or spacing.
+    name_key = models.CharField(max_length=200, null=True, blank=True, unique=True, editable=False)
     is_bot = models.BooleanField(default=False)
+    #: A throwaway account from "play as guest": casual games against bots only (``games.guests``).
+    is_guest = models.BooleanField(default=False, db_index=True)
     #: Bots only: the engine bot's level (random, greedy, search) and its thinking time per move.
     bot_level = models.CharField(max_length=10, blank=True, default="")
     bot_budget = models.FloatField(default=0.5, help_text="bots: seconds per move")
@@ -29,6 +37,13 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.display_name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.name_key = name_key(self.display_name)
+        fields = kwargs.get("update_fields")
+        if fields is not None and "display_name" in fields and "name_key" not in fields:
+            kwargs["update_fields"] = [*fields, "name_key"]
+        super().save(*args, **kwargs)
 
 
 class GameKind(models.TextChoices):

@@ -9,6 +9,7 @@ from django.utils import timezone
 from rest_framework import serializers
 
 import engine
+from common.validation import DB_INT_MAX
 
 from . import selectors
 from .clocks import TimeControl
@@ -35,7 +36,13 @@ class TableCreateIn(serializers.Serializer):
     players = serializers.IntegerField(min_value=2, max_value=4)
     edition = serializers.ChoiceField(choices=[("302", "302"), ("2011", "2011")], default="302")
     ply_limit = serializers.IntegerField(min_value=1, max_value=10000, default=1000)
-    rated = serializers.BooleanField(default=True)
+    rated = serializers.BooleanField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="rated unless bots are invited: house bots play unrated tables only (rated: true with "
+        "bot is refused)",
+    )
     join = serializers.BooleanField(default=True, help_text="take a seat at the new table")
     seat = serializers.IntegerField(min_value=1, max_value=4, required=False, allow_null=True)
     time_control = serializers.JSONField(
@@ -44,6 +51,14 @@ class TableCreateIn(serializers.Serializer):
         "(base, increment), delay (base, delay), byoyomi (base, periods, period), correspondence "
         "(days, bank_days); seconds unless named days",
     )
+    bot = serializers.CharField(
+        max_length=10,
+        required=False,
+        allow_blank=True,
+        help_text="invite house bots of this level (random, greedy, search) at once: the table and "
+        "its bots, or nothing",
+    )
+    bots = serializers.IntegerField(min_value=1, max_value=3, default=1, help_text="how many bots")
 
 
 class JoinIn(serializers.Serializer):
@@ -51,7 +66,9 @@ class JoinIn(serializers.Serializer):
 
 
 class MoveIn(serializers.Serializer):
-    ply = serializers.IntegerField(min_value=0, help_text="the table's ply the move answers")
+    ply = serializers.IntegerField(
+        min_value=0, max_value=DB_INT_MAX, help_text="the table's ply the move answers"
+    )
     move = serializers.CharField(max_length=80, help_text="notation, e.g. g9-e7(*) or a3-b4(b4)")
 
 
@@ -144,6 +161,15 @@ class TableOut(serializers.ModelSerializer):
         ]
 
     time_control_text = serializers.SerializerMethodField()
+
+    def to_representation(self, instance: Table) -> dict[str, Any]:
+        data: dict[str, Any] = super().to_representation(instance)
+        if instance.status == Table.Status.ACTIVE and instance.position:
+            # A seat's stored markers are written when the game ends; during play they are the board's.
+            now = engine.position_scores(instance.position)
+            for seat in data["seats"]:
+                seat["markers"] = now.get(seat["number"], seat["markers"])
+        return data
 
     def get_time_control_text(self, table: Table) -> str:
         return TimeControl.from_dict(table.time_control).describe()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from . import botplay, services
+from . import botplay, guests, services
 
 
 @shared_task(name="games.tasks.clock_check", acks_late=True)
@@ -23,3 +23,9 @@ def clock_sweep() -> int:
 def bot_move(table_id: int, actions: int) -> str:
     """A bot is on turn: compute and submit its move (nothing if the table moved on)."""
     return botplay.bot_turn(table_id=table_id, expected_actions=actions)
+
+
+@shared_task(name="games.tasks.guest_cleanup", acks_late=True)
+def guest_cleanup() -> dict[str, int]:
+    """Hourly: delete guests idle longer than GUEST_TTL_HOURS with their casual bot games."""
+    return guests.cleanup_guests()

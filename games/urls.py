@@ -1,6 +1,10 @@
 from django.urls import path
 
+from common.validation import register_id_converter
+
 from . import apis
+
+register_id_converter()
 
 urlpatterns = [
     path("health/", apis.HealthApi.as_view(), name="api-health"),
@@ -8,14 +12,14 @@ urlpatterns = [
     path("auth/token/", apis.TokenApi.as_view(), name="api-token"),
     path("tables/", apis.TableListApi.as_view(), name="api-tables"),
     path("tables/import/", apis.TableImportApi.as_view(), name="api-table-import"),
-    path("tables/<int:table_id>/", apis.TableDetailApi.as_view(), name="api-table"),
-    path("tables/<int:table_id>/join/", apis.TableJoinApi.as_view(), name="api-table-join"),
-    path("tables/<int:table_id>/leave/", apis.TableLeaveApi.as_view(), name="api-table-leave"),
-    path("tables/<int:table_id>/positions/", apis.TablePositionsApi.as_view(), name="api-table-positions"),
-    path("tables/<int:table_id>/invite-bot/", apis.TableInviteBotApi.as_view(), name="api-table-invite-bot"),
-    path("tables/<int:table_id>/moves/", apis.TableMovesApi.as_view(), name="api-table-moves"),
-    path("tables/<int:table_id>/resign/", apis.TableResignApi.as_view(), name="api-table-resign"),
-    path("tables/<int:table_id>/record/", apis.TableRecordApi.as_view(), name="api-table-record"),
+    path("tables/<id:table_id>/", apis.TableDetailApi.as_view(), name="api-table"),
+    path("tables/<id:table_id>/join/", apis.TableJoinApi.as_view(), name="api-table-join"),
+    path("tables/<id:table_id>/leave/", apis.TableLeaveApi.as_view(), name="api-table-leave"),
+    path("tables/<id:table_id>/positions/", apis.TablePositionsApi.as_view(), name="api-table-positions"),
+    path("tables/<id:table_id>/invite-bot/", apis.TableInviteBotApi.as_view(), name="api-table-invite-bot"),
+    path("tables/<id:table_id>/moves/", apis.TableMovesApi.as_view(), name="api-table-moves"),
+    path("tables/<id:table_id>/resign/", apis.TableResignApi.as_view(), name="api-table-resign"),
+    path("tables/<id:table_id>/record/", apis.TableRecordApi.as_view(), name="api-table-record"),
     path("players/", apis.PlayerListApi.as_view(), name="api-players"),
-    path("players/<int:player_id>/", apis.PlayerDetailApi.as_view(), name="api-player"),
+    path("players/<id:player_id>/", apis.PlayerDetailApi.as_view(), name="api-player"),
 ]

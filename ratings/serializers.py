@@ -21,7 +21,8 @@ class LeaderboardQuery(serializers.Serializer):
     active_days = serializers.IntegerField(required=False, min_value=1, max_value=3650)
     ordering = serializers.ChoiceField(choices=list(selectors.ORDERINGS), default="conservative")
     limit = serializers.IntegerField(required=False, min_value=1, max_value=500, default=100)
-    offset = serializers.IntegerField(required=False, min_value=0, default=0)
+    # Bounded so that offset + limit still fits the database's 64-bit OFFSET/LIMIT.
+    offset = serializers.IntegerField(required=False, min_value=0, max_value=10**15, default=0)
 
 
 # ---------------------------------------------------------------------- output

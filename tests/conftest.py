@@ -22,3 +22,16 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 def _fast_password_hashing(settings: object) -> None:
     """Real hashing costs a quarter second per account; tests need no strength."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # type: ignore[attr-defined]
+
+
+@pytest.fixture(autouse=True)
+def _fresh_throttles() -> None:
+    """Every test starts with no request counted: the throttles' counts live in the cache, and a
+    test signing in twenty times must not leave the next one throttled. Only the in-process cache
+    is cleared (a Redis cache may share its server with a broker)."""
+    from django.core.cache import caches
+    from django.core.cache.backends.locmem import LocMemCache
+
+    backend = caches["default"]
+    if isinstance(backend, LocMemCache):
+        backend.clear()

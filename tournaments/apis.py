@@ -14,9 +14,9 @@ from rest_framework.views import APIView
 from common.errors import InvalidInput, NotFound
 from common.players import request_player
 from common.schema import ERROR
-from games.models import Player
+from games.models import GameKind, Player
 
-from . import ladders, selectors, services
+from . import ladders, organisers, selectors, services
 from .serializers import (
     ChallengeAcceptedOut,
     ChallengeIn,
@@ -28,6 +28,8 @@ from .serializers import (
     LeagueDetailOut,
     LeagueIn,
     LeagueOut,
+    OrganiserRequestIn,
+    OrganiserRequestOut,
     PlayerRef,
     RoundOut,
     StandingOut,
@@ -69,7 +71,9 @@ class LeagueListApi(APIView):
         return Response(LeagueOut(selectors.league_list(), many=True).data)
 
     @extend_schema(
-        request=LeagueIn, responses={201: LeagueOut, **_errors(400, 401, 409)}, operation_id="leagues_create"
+        request=LeagueIn,
+        responses={201: LeagueOut, **_errors(400, 401, 403, 409)},
+        operation_id="leagues_create",
     )
     def post(self, request: Request) -> Response:
         data = LeagueIn(data=request.data)
@@ -95,7 +99,16 @@ class LeagueJoinApi(APIView):
 
 
 class TournamentListApi(APIView):
-    @extend_schema(responses={200: TournamentOut(many=True)}, operation_id="tournaments_list")
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("status", str, description="only tournaments with this status"),
+            OpenApiParameter("game", str, enum=GameKind.values),
+            OpenApiParameter("format", str, description="only this format, e.g. swiss"),
+            OpenApiParameter("league", str, description="only this league's (its slug)"),
+        ],
+        responses={200: TournamentOut(many=True), **_errors(400)},
+        operation_id="tournaments_list",
+    )
     def get(self, request: Request) -> Response:
         q = request.query_params
         qs = selectors.tournament_list(
@@ -210,6 +223,50 @@ class LateEntryApi(APIView):
             missed=data.validated_data["missed"],
         )
         return Response(_tournament(tournament_id))
+
+
+# ------------------------------------------------------------- the organiser role
+class OrganiserRequestListApi(APIView):
+    """Ask staff for the organiser role; see your requests (staff: every pending one)."""
+
+    permission_classes = AUTH
+
+    @extend_schema(responses={200: OrganiserRequestOut(many=True), **_errors(401)})
+    def get(self, request: Request) -> Response:
+        rows = selectors.organiser_requests(request_player(request))
+        return Response(OrganiserRequestOut(rows, many=True).data)
+
+    @extend_schema(
+        request=OrganiserRequestIn,
+        responses={201: OrganiserRequestOut, **_errors(400, 401, 403, 409)},
+        operation_id="organiser_requests_create",
+    )
+    def post(self, request: Request) -> Response:
+        data = OrganiserRequestIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        req = organisers.request_role(player=request_player(request), message=data.validated_data["message"])
+        return Response(OrganiserRequestOut(req).data, status=status.HTTP_201_CREATED)
+
+
+class OrganiserRequestActionApi(APIView):
+    """Staff: grant or refuse a request."""
+
+    permission_classes = AUTH
+
+    @extend_schema(
+        request=None,
+        responses={200: OrganiserRequestOut, **_errors(401, 403, 404, 409)},
+        operation_id="organiser_requests_decide",
+    )
+    def post(self, request: Request, request_id: int, action: str) -> Response:
+        me = request_player(request)
+        if action == "grant":
+            req = organisers.grant_request(request_id=request_id, by=me)
+        elif action == "refuse":
+            req = organisers.refuse(request_id=request_id, by=me)
+        else:
+            raise NotFound(f"unknown action {action!r}: grant or refuse")
+        return Response(OrganiserRequestOut(req).data)
 
 
 # -------------------------------------------------------------------- ladders

@@ -4,31 +4,32 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from common.errors import Forbidden, InvalidInput
+from common.errors import InvalidInput
 from games import services as games
 from games.housebots import house_bot
 from games.models import Player
 
-from .models import League
+from . import organisers
 
 
 def may_start_bot_matches(player: Player) -> bool:
-    return player.user.is_staff or League.objects.filter(organisers=player).exists()
+    return organisers.may_organise(player)
 
 
 def bot_match_start(
     *, by: Player, game: str, levels: list[str], games_count: int, rated: bool = False
 ) -> list[int]:
     """Start a series of ``games_count`` tables between bots of ``levels`` (one per seat), seats
-    rotated so every bot plays every seat equally; the bot runners play them. Staff and league
-    organisers only. Returns the table ids."""
-    if not may_start_bot_matches(by):
-        raise Forbidden("only staff and league organisers can start bot matches")
+    rotated so every bot plays every seat equally; the bot runners play them. Staff and
+    organisers only, within the organiser's daily limit (``tournaments.organisers``). Returns the
+    table ids."""
+    organisers.require_role(by, "starting bot matches")
     if not 2 <= len(levels) <= 4:
         raise InvalidInput(f"a bot match needs 2 to 4 seats, not {len(levels)}")
     if not 1 <= games_count <= 100:
         raise InvalidInput(f"play 1 to 100 games, not {games_count}")
     with transaction.atomic():
+        organisers.require_bot_tables(by, games_count)
         bots: list[Player] = []
         for level in levels:
             try:

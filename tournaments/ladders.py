@@ -41,6 +41,7 @@ from django.utils import timezone
 from common.errors import Conflict, Forbidden, InvalidInput, NotFound
 from games import services as games
 from games.clocks import TimeControl
+from games.guests import forbid_guest
 from games.models import GameKind, Player, Table
 from games.results import GameResult
 from ratings import environment
@@ -111,6 +112,7 @@ def _locked_ladder(ladder: Ladder) -> Ladder:
 
 @transaction.atomic
 def ladder_join(*, ladder: Ladder, player: Player) -> LadderMember:
+    forbid_guest(player, "join ladders")
     ladder = _locked_ladder(ladder)
     ladder.league.members.add(player)
     if LadderMember.objects.filter(ladder=ladder, player=player).exists():

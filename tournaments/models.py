@@ -46,6 +46,7 @@ class Tournament(models.Model):
         SWISS = "swiss", "Swiss"
         ROUND_ROBIN = "round_robin", "round robin"
         KNOCKOUT = "knockout", "knockout"
+        DOUBLE_ELIMINATION = "double_elim", "Double elimination"
 
     class Status(models.TextChoices):
         DRAFT = "draft", "draft"
@@ -78,7 +79,8 @@ class Tournament(models.Model):
     current_round = models.PositiveSmallIntegerField(default=0)
     #: Round robin: the whole schedule, fixed at the start ([[table players…]…] per round).
     schedule = models.JSONField(null=True, blank=True)
-    #: Knockout: the player ids by seed (best first), fixed at the start (``tournaments.pairing.bracket``).
+    #: Knockout and double elimination: the player ids by seed (best first), fixed at the start
+    #: (``tournaments.pairing.bracket``, ``tournaments.pairing.double_elim``).
     seeds = models.JSONField(null=True, blank=True)
     created_by = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="created_tournaments")
     created = models.DateTimeField(auto_now_add=True)
@@ -234,3 +236,49 @@ class QueueEntry(models.Model):
     class Meta:
         ordering = ["joined"]
         constraints = [models.UniqueConstraint(fields=["ladder", "player"], name="queue_entry_unique")]
+
+
+class OrganiserRole(models.Model):
+    """The organiser role, granted by staff (admin, ``manage.py organiser``): it lets a player create
+    leagues and start bot matches (``tournaments.organisers``). Running a league's events needs
+    being one of that league's ``organisers``, as before."""
+
+    player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="organiser_role")
+    granted_by = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="organiser_roles_granted"
+    )
+    granted_at = models.DateTimeField(auto_now_add=True)
+    #: Bot-match tables this organiser may start in any 24 hours.
+    bot_tables_per_day = models.PositiveIntegerField(default=200)
+
+    def __str__(self) -> str:
+        return f"organiser {self.player}"
+
+
+class OrganiserRequest(models.Model):
+    """A player asks to become an organiser; staff grant or refuse it."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "pending"
+        GRANTED = "granted", "granted"
+        REFUSED = "refused", "refused"
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="organiser_requests")
+    message = models.TextField(max_length=1000, blank=True, default="")
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    created = models.DateTimeField(auto_now_add=True)
+    decided_by = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="organiser_requests_decided"
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["player"], condition=models.Q(status="pending"), name="one_pending_organiser_request"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} asks to organise ({self.status})"

@@ -16,7 +16,7 @@ from common.http import fragment_response
 from common.players import request_player
 from games.models import GameKind
 
-from . import botmatches, selectors, services
+from . import botmatches, organisers, selectors, services
 from .models import League, Tournament
 
 TIEBREAK_LABELS = {
@@ -166,9 +166,41 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         "leagues": leagues,
         "bot_form": BotMatchForm(),
         "can_bot_match": botmatches.may_start_bot_matches(me),
+        "may_organise": organisers.may_organise(me),
         "bot_tables": selectors.bot_tables(me),
     }
     return render(request, "tournaments/dashboard.html", context)
+
+
+class OrganiserRequestForm(forms.Form):
+    message = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 4}),
+        max_length=1000,
+        required=False,
+        label="About your club",
+        help_text="Who you are, the club or events you want to run (staff read this).",
+    )
+
+
+@login_required
+def organiser_request_page(request: HttpRequest) -> HttpResponse:
+    """Ask staff for the organiser role (``tournaments.organisers``), and see the answer."""
+    me = request_player(request)
+    form = OrganiserRequestForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            organisers.request_role(player=me, message=form.cleaned_data["message"])
+        except ServiceError as exc:
+            messages.error(request, exc.detail)
+        else:
+            messages.success(request, "asked: staff will answer your request")
+            return redirect("organiser-request")
+    context = {
+        "form": form,
+        "may_organise": organisers.may_organise(me),
+        "requests": selectors.organiser_requests(me) if not request.user.is_staff else [],
+    }
+    return render(request, "tournaments/organiser_request.html", context)
 
 
 @login_required

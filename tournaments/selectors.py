@@ -23,12 +23,14 @@ from .models import (
     Ladder,
     LadderMember,
     League,
+    OrganiserRequest,
     QueueEntry,
     Registration,
     Round,
     RoundTable,
     Tournament,
 )
+from .pairing import double_elim
 from .pairing.bracket import RoundRecord, TableRecord, knockout_standings
 from .standings import StandingRow, TableResult, Unplayed, bye_value, standings
 
@@ -49,6 +51,8 @@ class History:
     rounds: list[RoundRecord] = field(default_factory=list)
     #: Rounds each player sat at a table smaller than that round's largest (the Swiss rotates them).
     small_tables: Counter[int] = field(default_factory=Counter)
+    #: Rounds each player sat in the last seat of their table (the 3-4 seat Swiss rotates it).
+    last_seats: Counter[int] = field(default_factory=Counter)
 
 
 def history(t: Tournament, after_round: int | None = None) -> History:
@@ -71,6 +75,7 @@ def history(t: Tournament, after_round: int | None = None) -> History:
         out.byes.update(rnd.byes)
     for number, table_id in links:
         order = seated.get(table_id, [])
+        out.last_seats.update(order[-1:])
         for i, p in enumerate(order):
             out.seat_history.setdefault(p, []).append(i + 1)
             out.meetings.setdefault(p, Counter()).update(q for q in order if q != p)
@@ -96,6 +101,8 @@ def current_standings(t: Tournament, after_round: int | None = None) -> list[Sta
     past = history(t, after_round)
     if t.format == Tournament.Format.KNOCKOUT:
         return _knockout_rows(t, players, past.rounds)
+    if t.format == Tournament.Format.DOUBLE_ELIMINATION:
+        return _double_elim_rows(t, players, past.rounds)
     unplayed = unplayed_rounds(t, past.rounds, late_entries(t))
     return standings(players, past.results, t.seats, scale=t.points_scale, unplayed=unplayed, rounds=t.rounds)
 
@@ -146,6 +153,42 @@ def _knockout_rows(t: Tournament, players: list[int], rounds: list[RoundRecord])
         )
         for r in rows
     ]
+
+
+def _double_elim_rows(t: Tournament, players: list[int], rounds: list[RoundRecord]) -> list[StandingRow]:
+    """A double elimination's standings (``tournaments.pairing.double_elim.standings``) as standings
+    rows: ``points`` are the tables won, ``tiebreaks`` ``losses``, ``eliminated_in`` (the round of the
+    second loss; 0 while still in) and ``seed`` (1 best; 0 for a player who did not start)."""
+    left = set(
+        Registration.objects.filter(tournament=t, status=Registration.Status.WITHDRAWN).values_list(
+            "player_id", flat=True
+        )
+    )
+    seeds = t.seeds if t.seeds is not None else []
+    active = [p for p in [*seeds, *players] if p not in left]
+    return [
+        StandingRow(
+            player=r.player,
+            place=r.place,
+            points=float(r.wins),
+            tiebreaks={"losses": float(r.losses), "eliminated_in": float(r.out_round), "seed": float(r.seed)},
+            played=r.played,
+            wins=r.wins,
+        )
+        for r in double_elim.standings(players, seeds, rounds, active)
+    ]
+
+
+def _label_brackets(t: Tournament, rounds: list[RoundRecord]) -> None:
+    """Set ``bracket`` on each prefetched round table of a double elimination: "Winners bracket round
+    2", "Losers bracket round 1", "Grand final"... (the bracket its players were in when paired)."""
+    if t.format != Tournament.Format.DOUBLE_ELIMINATION or t.seeds is None:
+        return
+    kinds = double_elim.replay(t.seeds, rounds).brackets
+    for rnd in t.round_set.all():
+        for i, rt in enumerate(rnd.tables.all()):
+            kind = kinds.get((rnd.number, i))
+            rt.bracket = double_elim.table_label(kind, rnd.number) if kind else ""  # type: ignore[attr-defined]
 
 
 # --------------------------------------------------------------- the read side of the API and pages
@@ -300,6 +343,7 @@ def tournament_detail(tournament_id: int, *, standings_after_rounds: bool = Fals
     late = {r.player_id: (r.joined_round, r.missed_points) for r in registrations if r.joined_round > 1}
     past = history(t)
     t.standings = _standings(t, players, names, past.results, late, past.rounds)  # type: ignore[attr-defined]
+    _label_brackets(t, past.rounds)
     if standings_after_rounds:
         for rnd in t.round_set.all():
             results = [r for r in past.results if r.round <= rnd.number]
@@ -321,6 +365,8 @@ def _standings(
     after the ``rounds`` given (late entries as :func:`late_entries` lists them)."""
     if t.format == Tournament.Format.KNOCKOUT:
         rows = _knockout_rows(t, players, rounds)
+    elif t.format == Tournament.Format.DOUBLE_ELIMINATION:
+        rows = _double_elim_rows(t, players, rounds)
     else:
         unplayed = unplayed_rounds(t, rounds, late)
         rows = standings(players, results, t.seats, scale=t.points_scale, unplayed=unplayed, rounds=t.rounds)
@@ -338,6 +384,17 @@ def tournament_standings(t: Tournament, after_round: int | None = None) -> list[
     past = history(t, after_round)
     players, names = [p for p, _ in registered], dict(registered)
     return _standings(t, players, names, past.results, late_entries(t), past.rounds)
+
+
+def organiser_requests(player: Player) -> list[OrganiserRequest]:
+    """A player's own requests for the organiser role, newest first; for staff, every pending one."""
+    rows = OrganiserRequest.objects.select_related("player")
+    rows = (
+        rows.filter(status=OrganiserRequest.Status.PENDING)
+        if player.user.is_staff
+        else rows.filter(player=player)
+    )
+    return list(rows[:200])
 
 
 # ladders

@@ -12,12 +12,16 @@ from typing import Any
 
 from rest_framework import serializers
 
+from common.validation import DB_INT_MAX
 from games.models import GameKind
 
 from .models import Challenge, Registration, Round, Tournament
 
-
 # ----------------------------------------------------------------------- input
+#: The rounds of a Swiss whose organiser names none (the dashboard's form suggests the same).
+DEFAULT_SWISS_ROUNDS = 5
+
+
 class LeagueIn(serializers.Serializer):
     name = serializers.CharField(max_length=80)
     slug = serializers.SlugField(max_length=80, required=False, allow_blank=True)
@@ -30,7 +34,13 @@ class TournamentIn(serializers.Serializer):
     game = serializers.ChoiceField(choices=GameKind.choices)
     seats = serializers.IntegerField(min_value=2, max_value=4)
     format = serializers.ChoiceField(choices=Tournament.Format.choices, default=Tournament.Format.SWISS)
-    rounds = serializers.IntegerField(min_value=0, max_value=30, default=0)
+    rounds = serializers.IntegerField(
+        min_value=0,
+        max_value=30,
+        required=False,
+        help_text=f"Swiss: 1 to 30, {DEFAULT_SWISS_ROUNDS} when omitted (as on the organiser's dashboard); "
+        "other formats: computed at the start (leave it out)",
+    )
     advance = serializers.IntegerField(min_value=1, max_value=3, default=1)
     edition = serializers.ChoiceField(choices=[("302", "302"), ("2011", "2011")], default="302")
     time_control = serializers.JSONField(required=False)
@@ -39,13 +49,41 @@ class TournamentIn(serializers.Serializer):
     check_in = serializers.BooleanField(default=False)
     open_registration = serializers.BooleanField(default=True)
 
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if "rounds" not in attrs:
+            attrs["rounds"] = DEFAULT_SWISS_ROUNDS if attrs["format"] == Tournament.Format.SWISS else 0
+        return attrs
+
 
 class PlayerRef(serializers.Serializer):
-    player = serializers.IntegerField(required=False, help_text="player id (organisers); yourself if absent")
+    player = serializers.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=DB_INT_MAX,
+        help_text="player id (organisers); yourself if absent",
+    )
+
+
+class OrganiserRequestIn(serializers.Serializer):
+    message = serializers.CharField(
+        max_length=1000, required=False, allow_blank=True, default="", help_text="your club, your plans"
+    )
+
+
+class OrganiserRequestOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    player = serializers.IntegerField(source="player_id")
+    display_name = serializers.CharField(source="player.display_name")
+    message = serializers.CharField()
+    status = serializers.CharField(help_text="pending, granted or refused")
+    created = serializers.DateTimeField()
+    decided_at = serializers.DateTimeField(allow_null=True)
 
 
 class LateEntryIn(serializers.Serializer):
-    player = serializers.IntegerField(help_text="the player entered (their id)")
+    player = serializers.IntegerField(
+        min_value=0, max_value=DB_INT_MAX, help_text="the player entered (their id)"
+    )
     missed = serializers.ChoiceField(
         choices=["zero", "half"],
         default="zero",
@@ -73,7 +111,7 @@ class LadderIn(serializers.Serializer):
 
 
 class ChallengeIn(serializers.Serializer):
-    player = serializers.IntegerField(help_text="the player to challenge")
+    player = serializers.IntegerField(min_value=0, max_value=DB_INT_MAX, help_text="the player to challenge")
 
 
 # ---------------------------------------------------------------------- output
@@ -141,6 +179,11 @@ class RoundTableOut(serializers.Serializer):
     table = serializers.IntegerField(source="table_id", help_text="the games API's table id")
     status = serializers.CharField(source="table.status", help_text="the table's status (games API)")
     players = RoundSeatOut(many=True, source="table.seats", help_text="in seat order")
+    bracket = serializers.CharField(
+        required=False,
+        help_text='double elimination only: e.g. "Winners bracket round 2", "Losers bracket round 1", '
+        '"Grand final" (absent for other formats)',
+    )
 
 
 class RoundOut(serializers.Serializer):
@@ -173,22 +216,18 @@ class StandingOut(serializers.Serializer):
         help_text="in the order they apply; 2 seats: buchholz, median_buchholz, sonneborn_berger, wins; "
         "3-4 seats: opponents_points, markers, average_place (lower is better); knockout: exit_place (the "
         "place at the table where the player went out, the final's for finalists; 0 while still in) and "
-        "seed (1 best; 0: did not start), both lower is better",
+        "seed (1 best; 0: did not start), both lower is better; double elimination (points: tables "
+        "won): losses, eliminated_in (the round of the second loss, 0 while in) and seed",
     )
 
 
 class TournamentDetailOut(TournamentOut):
-    """A tournament with its rounds (in place of the number of rounds), registrations and standings."""
+    """A tournament with its rounds played so far (``round_list``; ``rounds`` stays the number of
+    rounds, as in the list), registrations and standings."""
 
-    rounds = RoundOut(many=True, source="round_set")
+    round_list = RoundOut(many=True, source="round_set", help_text="the rounds paired so far, in order")
     registrations = RegistrationOut(many=True, help_text="in the order they registered")
     standings = StandingOut(many=True, help_text="best first")
-
-    def get_fields(self) -> dict[str, serializers.Field]:
-        fields = super().get_fields()  # the redeclared ``rounds`` keeps its place in the body
-        return {
-            name: fields[name] for name in [*TournamentOut._declared_fields, "registrations", "standings"]
-        }
 
 
 class LadderBriefOut(serializers.Serializer):

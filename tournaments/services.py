@@ -19,13 +19,15 @@ from common.errors import Conflict, Forbidden, InvalidInput, NotFound
 from games import selectors as game_reads
 from games import services as games
 from games.clocks import TimeControl
+from games.guests import forbid_guest
 from games.housebots import house_bot
 from games.models import GameKind, Player, Table
 from games.results import GameResult
 from ratings import selectors as ratings
 
-from . import pairing
+from . import organisers, pairing
 from .models import League, Registration, Round, RoundTable, Season, Tournament
+from .pairing import double_elim
 from .pairing.bracket import BracketError, bracket, bracket_round, seed_order, setting_error, table_advancers
 from .selectors import history, is_organiser, late_entries, unplayed_rounds
 from .standings import standings, table_scale
@@ -40,6 +42,8 @@ def require_organiser(league: League, player: Player) -> None:
 
 @transaction.atomic
 def league_create(*, organiser: Player, name: str, slug: str = "", description: str = "") -> League:
+    forbid_guest(organiser, "create leagues")
+    organisers.require_role(organiser, "creating a league")
     slug = slug or slugify(name)
     if not slug:
         raise InvalidInput("a league needs a name with letters or digits")
@@ -52,6 +56,7 @@ def league_create(*, organiser: Player, name: str, slug: str = "", description: 
 
 
 def league_join(*, league: League, player: Player) -> None:
+    forbid_guest(player, "join leagues")
     league.members.add(player)
 
 
@@ -88,6 +93,8 @@ def tournament_create(
         raise InvalidInput("a Swiss needs 1 to 30 rounds")
     if format == Tournament.Format.KNOCKOUT and (error := setting_error(seats, advance)):
         raise InvalidInput(f"knockout: {error}")
+    if format == Tournament.Format.DOUBLE_ELIMINATION and seats != 2:
+        raise InvalidInput(f"double elimination is played on 2-seat tables only, not {seats}")
     if points_scale is not None and len(points_scale) != seats:
         raise InvalidInput(f"points_scale needs {seats} values, best place first")
     try:
@@ -136,6 +143,7 @@ def registration_open(*, tournament_id: int, by: Player) -> Tournament:
 
 @transaction.atomic
 def register(*, tournament_id: int, player: Player) -> Registration:
+    forbid_guest(player, "play in tournaments")
     t = _locked(tournament_id)
     if t.status != Tournament.Status.REGISTRATION:
         raise Conflict(f"registration is not open: the tournament is {t.status}")
@@ -212,6 +220,8 @@ def give_bye(*, tournament_id: int, player: Player, by: Player) -> Registration:
     require_organiser(t.league, by)
     if t.format == Tournament.Format.KNOCKOUT:
         raise Conflict("a knockout's byes come from its bracket (round 1 only, to the top seeds)")
+    if t.format == Tournament.Format.DOUBLE_ELIMINATION:
+        raise Conflict("a double elimination's byes come from its bracket")
     reg = Registration.objects.filter(tournament=t, player=player).exclude(status="withdrawn").first()
     if reg is None:
         raise NotFound(f"{player} is not playing in this tournament")
@@ -233,6 +243,7 @@ def late_entry(*, tournament_id: int, player: Player, by: Player, missed: str = 
     (``missed="zero"``) or half (``"half"``: the scale's average, what a drawn two-player game pays),
     as in chess opens. The player is paired like everyone else from the next round, with those points.
     """
+    forbid_guest(player, "play in tournaments")
     t = _locked(tournament_id)
     require_organiser(t.league, by)
     if missed not in MISSED_ROUNDS:
@@ -284,6 +295,10 @@ def start(*, tournament_id: int, by: Player) -> Tournament:
             t.rounds = len(bracket(len(players), t.seats, t.advance))
         except BracketError as exc:
             raise Conflict(f"this knockout cannot start: {exc}") from None
+        rating_of = ratings.conservative_ratings(t.game, [p.pk for p in players])
+        t.seeds = seed_order([pairing.Entrant(p.pk, rating=rating_of.get(p.pk, 0.0)) for p in players])
+    if t.format == Tournament.Format.DOUBLE_ELIMINATION:
+        t.rounds = double_elim.planned_rounds(len(players))
         rating_of = ratings.conservative_ratings(t.game, [p.pk for p in players])
         t.seeds = seed_order([pairing.Entrant(p.pk, rating=rating_of.get(p.pk, 0.0)) for p in players])
     t.status = Tournament.Status.RUNNING
@@ -341,6 +356,9 @@ def _more_rounds(t: Tournament) -> bool:
     if t.format == Tournament.Format.KNOCKOUT and t.seeds is None:  # started before knockouts were planned
         last = Round.objects.filter(tournament=t, number=t.current_round).first()
         return last is None or last.tables.count() > 1
+    if t.format == Tournament.Format.DOUBLE_ELIMINATION:  # until the bracket has a winner (reset: +1)
+        active = [p.pk for p in _players(t)]
+        return not double_elim.plan_next(t.seeds or [], history(t).rounds, active).finished
     return t.current_round < t.rounds
 
 
@@ -369,6 +387,8 @@ def _pair_round(t: Tournament) -> Round:
         if r.joined_round > number:  # entered late, for a later round (the round is being paired again)
             later.add(r.player_id)
     players = [p for p in players if p.pk not in later]
+    two_seat_swiss = t.format == Tournament.Format.SWISS and t.seats == 2
+    floated = _last_floats(t, past, [p.pk for p in players]) if two_seat_swiss else {}
     entrants = [
         pairing.Entrant(
             id=p.pk,
@@ -378,6 +398,8 @@ def _pair_round(t: Tournament) -> Round:
             seat_history=tuple(seat_history.get(p.pk, ())),
             byes=byes[p.pk],
             small_tables=past.small_tables[p.pk],
+            last_seats=past.last_seats[p.pk],
+            floated=floated.get(p.pk, 0),
         )
         for p in players
         if p.pk not in manual
@@ -386,6 +408,8 @@ def _pair_round(t: Tournament) -> Round:
         plan = pairing.swiss_round(entrants, t.seats)
     elif t.format == Tournament.Format.ROUND_ROBIN:
         plan = _scheduled_round(t, number, {e.id for e in entrants}, seat_history)
+    elif t.format == Tournament.Format.DOUBLE_ELIMINATION:
+        plan = _double_elim_round(t, number, past.rounds, entrants)
     else:
         plan = _knockout_round(t, entrants)
     rnd = Round.objects.create(tournament=t, number=number, byes=sorted([*plan.byes, *manual]))
@@ -424,6 +448,28 @@ def _scheduled_round(
     return pairing.Round(tuple(tables), tuple(byes))
 
 
+def _last_floats(t: Tournament, past: Any, players: list[int]) -> dict[int, int]:
+    """How each player floated in the last round (``pairing.Entrant.floated``): +1 up (met a higher
+    score), -1 down (a lower score, or a bye); players who did neither are left out."""
+    if not past.rounds:
+        return {}
+    last = past.rounds[-1]
+    earlier = [r for r in past.results if r.round < last.number]
+    unplayed = unplayed_rounds(t, past.rounds, late_entries(t), upto=last.number - 1)
+    before: dict[int, float] = {}  # nothing played before the last round: everyone on 0
+    if earlier or any(unplayed.values()):
+        rows = standings(players, earlier, t.seats, scale=t.points_scale, unplayed=unplayed, rounds=t.rounds)
+        before = {row.player: row.points for row in rows}
+    out = dict.fromkeys(last.byes, -1)
+    for table in last.tables:
+        if len(table.players) == 2:
+            a, b = table.players
+            if before.get(a, 0.0) != before.get(b, 0.0):
+                out[a] = 1 if before.get(a, 0.0) < before.get(b, 0.0) else -1
+                out[b] = -out[a]
+    return out
+
+
 def _knockout_round(t: Tournament, entrants: list[pairing.Entrant]) -> pairing.Round:
     """The next round of the bracket planned at the start (``tournaments.pairing.bracket``): round 1's
     field is the seeds, a later one those who went through the last round (table by table, ties at
@@ -453,11 +499,25 @@ def _knockout_round(t: Tournament, entrants: list[pairing.Entrant]) -> pairing.R
     return bracket_round(field, planned, {p: e.seat_history for p, e in active.items()})
 
 
+def _double_elim_round(
+    t: Tournament, number: int, rounds: list[Any], entrants: list[pairing.Entrant]
+) -> pairing.Round:
+    """The next round of a double elimination (``tournaments.pairing.double_elim``), both brackets
+    at once; a bracket reset's second final makes the event one round longer than planned."""
+    plan = double_elim.plan_next(t.seeds or [], rounds, [e.id for e in entrants])
+    if plan.tables and number > t.rounds:
+        t.rounds = number
+        t.save(update_fields=["rounds"])
+    return pairing.Round(plan.tables, plan.byes)
+
+
 def _finish_round(t: Tournament, rnd: Round) -> None:
     rnd.status = Round.Status.FINISHED
     rnd.finished_at = timezone.now()
     rnd.save(update_fields=["status", "finished_at"])
-    planned = t.format == Tournament.Format.KNOCKOUT and t.seeds is not None
+    planned = (
+        t.format in (Tournament.Format.KNOCKOUT, Tournament.Format.DOUBLE_ELIMINATION) and t.seeds is not None
+    )
     if _more_rounds(t) and (planned or len(_players(t)) >= 2):
         # A knockout plays its planned rounds out: a lone player left walks over to the title.
         _pair_round(t)

@@ -7,7 +7,6 @@ a shell: ``static/js/game.js`` draws the board and talks to the API.
 
 from __future__ import annotations
 
-import secrets
 from typing import Any
 
 from django import forms
@@ -16,6 +15,7 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
@@ -26,6 +26,8 @@ from common.http import conditional
 from common.players import visitor_player
 from engine.render import board_text
 from games import selectors, services
+from games.guests import guest_creation_allowed
+from games.housebots import bots_levels
 from games.models import GameKind, Table
 from ratings import selectors as ratings
 
@@ -59,7 +61,9 @@ class TableForm(forms.Form):
         help_text="Pacru only",
     )
     time_control = forms.ChoiceField(choices=TIME_CONTROL_LABELS, initial="untimed")
-    rated = forms.BooleanField(required=False, initial=True, help_text="casual games are not rated")
+    rated = forms.BooleanField(
+        required=False, initial=True, help_text="casual games are not rated; games with bots never are"
+    )
     bot = forms.ChoiceField(choices=BOT_LEVELS, required=False, label="Invite bots")
     bots = forms.TypedChoiceField(
         choices=[(1, "1"), (2, "2"), (3, "3")], coerce=int, initial=1, label="How many bots"
@@ -69,6 +73,8 @@ class TableForm(forms.Form):
         data = super().clean() or {}
         if data.get("bot") and data.get("bots", 1) >= data.get("players", 2):
             raise forms.ValidationError("leave at least one seat for yourself: fewer bots than players")
+        if data.get("bot"):
+            data["rated"] = False  # house bots play unrated tables only (games.services.tables.BOTS_UNRATED)
         return data
 
 
@@ -78,6 +84,18 @@ class SignupForm(UserCreationForm):  # type: ignore[type-arg]
     class Meta(UserCreationForm.Meta):
         model = get_user_model()
         fields = ("username",)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        # The name shown at tables (the username when none is given): games.names' rules.
+        if data.get("username") and not self.has_error("display_name"):
+            try:
+                data["display_name"] = services.display_name_check(
+                    data.get("display_name") or data["username"]
+                )
+            except ServiceError as exc:
+                self.add_error("display_name", exc.extra.get("fields", {}).get("display_name", [str(exc)]))
+        return data
 
 
 def _lobby_context(request: HttpRequest) -> dict[str, Any]:
@@ -129,6 +147,7 @@ def table_create_page(request: HttpRequest) -> HttpResponse:
     player = visitor_player(request)
     assert player is not None
     try:
+        # The table and its bots in one transaction: a refused invitation leaves no table behind.
         table = services.table_create(
             creator=player,
             game=data["game"],
@@ -136,9 +155,9 @@ def table_create_page(request: HttpRequest) -> HttpResponse:
             edition=data["edition"],
             rated=data["rated"],
             time_control=TIME_CONTROLS[data["time_control"]],
+            bot=data["bot"],
+            bots=data["bots"],
         )
-        for _ in range(data["bots"] if data["bot"] else 0):
-            services.bot_invite(table_id=table.pk, player=player, level=data["bot"])
     except ServiceError as exc:
         messages.error(request, str(exc))
         return redirect("home")
@@ -201,11 +220,15 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         form = SignupForm(request.POST)
         if form.is_valid():
-            user = form.save()
-            if form.cleaned_data["display_name"]:
-                services.player_rename(player=user.player, display_name=form.cleaned_data["display_name"])
-            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-            return redirect("home")
+            try:
+                with transaction.atomic():  # no account without its name (a concurrent sign-up took it)
+                    user = form.save()
+                    services.player_rename(player=user.player, display_name=form.cleaned_data["display_name"])
+            except ServiceError as exc:
+                form.add_error("display_name", str(exc))
+            else:
+                login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+                return redirect("home")
     else:
         form = SignupForm()
     return render(request, "registration/signup.html", {"form": form})
@@ -213,23 +236,28 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 def play_bot(request: HttpRequest) -> HttpResponse:
-    """One click to a game against a bot: a visitor gets a guest account (local demo only)."""
+    """One click to a casual game against a bot: a visitor gets a guest account (``GUEST_PLAY``;
+    at most ``GUEST_RATE`` per address). The level is checked before anything is made, and the
+    table and its bot are made in one transaction: a failure leaves neither."""
+    level = request.POST.get("level", "greedy")
+    game = request.POST.get("game", "pacru")
+    if level not in bots_levels() or game not in GameKind.values:
+        messages.error(request, f"choose a bot level ({', '.join(bots_levels())}) and a game")
+        return redirect("home")
     if not request.user.is_authenticated:
         if not settings.GUEST_PLAY:
             return redirect("signup")
-        username = f"guest-{secrets.token_hex(3)}"
-        user = get_user_model().objects.create_user(username=username)
-        user.set_unusable_password()
-        user.save()
-        services.player_rename(player=user.player, display_name=username.replace("guest-", "Guest "))
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        if not guest_creation_allowed(request):
+            messages.error(request, "too many guest accounts from your address: try again later, or sign up")
+            context = _lobby_context(request)
+            context.update(form=TableForm(), guest_play=settings.GUEST_PLAY)
+            return render(request, "games/home.html", context, status=429)
+        guest = services.guest_create()
+        login(request, guest.user, backend="django.contrib.auth.backends.ModelBackend")
     player = visitor_player(request)
     assert player is not None
-    level = request.POST.get("level", "greedy")
-    game = request.POST.get("game", "pacru")
     try:
-        table = services.table_create(creator=player, game=game, players=2, rated=False)
-        services.bot_invite(table_id=table.pk, player=player, level=level)
+        table = services.table_create(creator=player, game=game, players=2, rated=False, bot=level)
     except ServiceError as exc:
         messages.error(request, str(exc))
         return redirect("home")

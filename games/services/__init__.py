@@ -14,7 +14,7 @@ engine, writes, and dispatches side effects only ``on_commit``. A refused action
 
 from ..selectors import current_state, initial_state
 from .moves import MoveOutcome, move_submit, normalize
-from .players import player_register, player_rename
+from .players import display_name_check, guest_create, player_register, player_rename
 from .records import record_text, table_import_record
 from .tables import bot_invite, game_resign, seat_join, seat_leave, table_create
 from .timeouts import apply_due_timeouts, clock_timeout_apply, sweep_overdue
@@ -26,8 +26,10 @@ __all__ = [
     "bot_invite",
     "clock_timeout_apply",
     "current_state",
+    "display_name_check",
     "game_resign",
     "grace",
+    "guest_create",
     "initial_state",
     "move_submit",
     "normalize",

@@ -1,6 +1,8 @@
-"""Accounts: registering a player, renaming one."""
+"""Accounts: registering a player, renaming one (``games.names`` rules), guest accounts."""
 
 from __future__ import annotations
+
+import secrets
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
@@ -9,6 +11,7 @@ from django.db import IntegrityError, transaction
 
 from common.errors import Conflict, InvalidInput
 
+from .. import names
 from ..models import Player
 
 
@@ -17,6 +20,7 @@ def player_register(*, username: str, password: str, display_name: str = "") -> 
     User = get_user_model()
     if User.objects.filter(username__iexact=username).exists():
         raise Conflict(f"the username {username!r} is taken")
+    name = display_name_check(display_name or username)
     user = User(username=username)
     try:
         validate_password(password, user)
@@ -28,15 +32,62 @@ def player_register(*, username: str, password: str, display_name: str = "") -> 
             user.save()
         except IntegrityError:
             raise Conflict(f"the username {username!r} is taken") from None
-        return player_rename(player=user.player, display_name=display_name or username)
+        return player_rename(player=user.player, display_name=name)
+
+
+def display_name_check(display_name: str, *, player: Player | None = None) -> str:
+    """The normalised name (``games.names``) if ``player`` (None: a new player) may take it;
+    else :class:`InvalidInput` on the ``display_name`` field saying why."""
+    try:
+        name = names.clean_name(display_name)
+    except names.InvalidName as exc:
+        raise _name_error(str(exc)) from None
+    why = names.reserved(
+        name, is_bot=bool(player and player.is_bot), is_guest=bool(player and player.is_guest)
+    )
+    if why:
+        raise _name_error(why)
+    others = Player.objects.filter(name_key=names.name_key(name))
+    if player is not None:
+        others = others.exclude(pk=player.pk)
+    if others.exists():
+        raise _name_error(f"the name {name!r} is taken by another player")
+    return name
+
+
+def _name_error(message: str) -> InvalidInput:
+    return InvalidInput(f"display_name: {message}", fields={"display_name": [message]})
 
 
 def player_rename(*, player: Player, display_name: str) -> Player:
-    """Change the name shown at tables."""
-    name = display_name.strip()[:40]
-    if not name:
-        raise InvalidInput("a display name needs at least one visible character")
+    """Change the name shown at tables (normalised; unique after case folding)."""
+    name = display_name_check(display_name, player=player)
     if name != player.display_name:
         player.display_name = name
-        player.save(update_fields=["display_name"])
+        try:
+            with transaction.atomic():
+                player.save(update_fields=["display_name"])
+        except IntegrityError:  # taken by a concurrent rename or sign-up
+            raise _name_error(f"the name {name!r} is taken by another player") from None
     return player
+
+
+@transaction.atomic
+def guest_create() -> Player:
+    """A throwaway guest account (``is_guest``): casual games against bots only (``games.guests``)."""
+    User = get_user_model()
+    for _ in range(5):
+        tag = secrets.token_hex(4)
+        if User.objects.filter(username=f"guest-{tag}").exists():
+            continue
+        user = User(username=f"guest-{tag}")
+        user.set_unusable_password()
+        user.save()
+        player = user.player
+        player.is_guest = True
+        player.save(update_fields=["is_guest"])
+        try:
+            return player_rename(player=player, display_name=f"Guest {tag}")
+        except InvalidInput:
+            return player  # keeps its username-based name
+    raise Conflict("could not make a guest account; try again")

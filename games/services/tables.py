@@ -12,7 +12,8 @@ from common.errors import Conflict, Forbidden, InvalidInput
 
 from ..clocks import TimeControl
 from ..errors import TableNotActive
-from ..housebots import house_bot
+from ..guests import forbid_guest
+from ..housebots import bots_levels, house_bot
 from ..models import Move, Player, Seat, Table
 from ..selectors import current_state, initial_state
 from .timeouts import timeout_if_due
@@ -34,19 +35,38 @@ def table_create(
     players: int,
     edition: str = "302",
     ply_limit: int = 1000,
-    rated: bool = True,
+    rated: bool | None = None,
     join: bool = True,
     seat: int | None = None,
     time_control: dict[str, Any] | None = None,
     no_show: str = "abort",
+    bot: str = "",
+    bots: int = 1,
 ) -> Table:
-    """Open a table; the creator takes a seat unless ``join`` is false."""
+    """Open a table; the creator takes a seat unless ``join`` is false; with ``bot`` (a level),
+    ``bots`` house bots of that level are invited too. All of it or nothing: one transaction,
+    every option checked before anything is written. ``rated`` defaults to rated, unrated when
+    bots are invited (house bots play unrated tables only: ``BOTS_UNRATED``)."""
+    if rated is None:
+        rated = not bot
+    if rated:
+        forbid_guest(creator, "play rated games")
     try:
         edition = engine.variant(game).edition_for(edition)
         engine.new_game(game, players, edition=edition, ply_limit=ply_limit)
         tc = TimeControl.from_dict(time_control)
     except ValueError as exc:
         raise InvalidInput(str(exc)) from None
+    if bot:
+        if rated:
+            raise InvalidInput(BOTS_UNRATED)
+        if bot not in bots_levels():
+            raise InvalidInput(f"unknown bot level {bot!r}: choose one of {', '.join(bots_levels())}")
+        if not 1 <= bots <= players - (1 if join else 0):
+            raise InvalidInput(
+                f"{bots} bot(s) do not fit a table of {players}"
+                + (" with you seated: leave a seat for yourself" if join else "")
+            )
     table = Table.objects.create(
         game=game,
         edition=edition,
@@ -58,7 +78,9 @@ def table_create(
         no_show=no_show,
     )
     if join:
-        return seat_join(table_id=table.pk, player=creator, seat=seat)
+        table = seat_join(table_id=table.pk, player=creator, seat=seat)
+    for _ in range(bots if bot else 0):
+        table = bot_invite(table_id=table.pk, player=creator, level=bot)
     return table
 
 
@@ -68,6 +90,8 @@ def seat_join(*, table_id: int, player: Player, seat: int | None = None) -> Tabl
     table = locked_table(table_id)
     if table.status != Table.Status.OPEN:
         raise TableNotActive(f"table {table_id} is {table.status}: only open tables can be joined")
+    if table.rated:
+        forbid_guest(player, "play rated games")
     taken = dict(Seat.objects.filter(table=table).values_list("number", "player_id"))
     if player.pk in taken.values():
         raise Conflict(f"you already have a seat at table {table_id}", seat=_key_of(taken, player.pk))
@@ -84,6 +108,14 @@ def seat_join(*, table_id: int, player: Player, seat: int | None = None) -> Tabl
     return table
 
 
+#: The rating policy for house bots (README, Security): a person's ratings move only against people,
+#: or against bots that an organiser entered into a rated event.
+BOTS_UNRATED = (
+    "house bots play unrated tables only (a rated event's organiser can enter bots into it): "
+    "make the table unrated to play a bot"
+)
+
+
 @transaction.atomic
 def bot_invite(*, table_id: int, player: Player, level: str, seat: int | None = None) -> Table:
     """Seat a house bot of ``level`` at an open table; only someone seated there, the table's
@@ -94,6 +126,8 @@ def bot_invite(*, table_id: int, player: Player, level: str, seat: int | None = 
     seated = Seat.objects.filter(table=table, player=player).exists()
     if not (seated or table.created_by_id == player.pk or player.user.is_staff):
         raise Forbidden(f"only the players at table {table_id} or its creator can invite a bot")
+    if table.rated:
+        raise Conflict(BOTS_UNRATED)
     try:
         bot = house_bot(level, not_at_table=table.pk)
     except ValueError as exc:

@@ -232,7 +232,7 @@ def test_shacru_twists_keyboard_play_and_a_spectator(people: Browsers, live_serv
 
 def test_the_game_page_on_a_phone(people: Browsers, live_server: Any, artifacts: Path) -> None:
     alice_p = register("alice")
-    table = services.table_create(creator=alice_p, game="pacru", players=2)
+    table = services.table_create(creator=alice_p, game="pacru", players=2, rated=False)
     services.bot_invite(table_id=table.pk, player=alice_p, level="random")
     phone = people.open("alice", viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     phone.goto(f"{live_server.url}/tables/{table.pk}/")

@@ -85,3 +85,11 @@ def play_random(table: Table, players: dict[int, Player], plies: int | None, see
             table_id=table.pk, player=players[state.to_move], ply=table.ply, move=text
         ).table
     return table
+
+
+def as_organiser(player: Any) -> Any:
+    """Grant ``player`` the organiser role (staff do that in the service) and return them."""
+    from tournaments.models import OrganiserRole
+
+    OrganiserRole.objects.get_or_create(player=player)
+    return player

@@ -13,7 +13,7 @@ from games import services
 from games.botplay import keep_exhibition
 from games.models import Move, Player, Table
 
-from .conftest import Actor, play_random, started_table
+from .conftest import Actor, as_organiser, play_random, started_table
 
 pytestmark = pytest.mark.django_db
 
@@ -98,7 +98,7 @@ def test_the_table_lists_reorientation_choices_once_markers_can_pay(alice: Actor
 
 # ------------------------------------------------------------------ bots
 def test_a_seated_player_invites_bots_and_the_table_starts_when_full(alice: Actor, bob: Actor) -> None:
-    table = services.table_create(creator=alice.player, game="pacru", players=4)
+    table = services.table_create(creator=alice.player, game="pacru", players=4, rated=False)
     url = f"/api/v1/tables/{table.pk}/invite-bot/"
     refused = bob.post(url, {"level": "greedy"})
     assert refused.status_code == 403 and "only the players" in refused.json()["detail"]
@@ -132,7 +132,8 @@ def test_the_lobby_form_opens_a_table_with_bots(alice: Actor) -> None:
     r = client.post("/tables/new/", data)
     table = Table.objects.get(created_by=alice.player)
     assert r.status_code == 302 and r["Location"] == f"/tables/{table.pk}/"
-    assert table.status == "active" and table.bot_seats == [2, 3] and table.rated
+    assert table.status == "active" and table.bot_seats == [2, 3]
+    assert not table.rated, "the rated box was ticked, but games with bots are never rated"
     assert table.time_control == {"kind": "fischer", "base": 600.0, "increment": 5.0}
 
 
@@ -227,11 +228,12 @@ def test_an_organiser_starts_a_bot_match_from_the_dashboard(alice: Actor, bob: A
     from tournaments.models import League
 
     league = League.objects.create(name="Club", slug="club")
-    league.organisers.add(alice.player)
+    league.organisers.add(bob.player)  # running a league's events is not the organiser role
+    as_organiser(alice.player)
     data = {"game": "pacru", "seat1": "search", "seat2": "greedy", "seat3": "greedy", "seat4": "",
             "games": "3"}  # fmt: skip
     refused = logged_in(bob).post("/organiser/bot-match/", data, follow=True)
-    assert "only staff and league organisers" in refused.content.decode()
+    assert "starting bot matches is for organisers" in refused.content.decode()
     assert not Table.objects.exists()
     r = logged_in(alice).post("/organiser/bot-match/", data, follow=True)
     tables = list(Table.objects.order_by("pk"))

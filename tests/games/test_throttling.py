@@ -13,7 +13,7 @@ from rest_framework.throttling import SimpleRateThrottle
 
 from .conftest import Actor
 
-RATES = {"anon": "3/min", "user": "5/min", "auth": "2/min"}
+RATES = {"anon": "3/min", "user": "5/min", "auth": "2/min", "login_account": "3/min"}
 
 
 @pytest.fixture
@@ -112,3 +112,84 @@ def test_the_limits_reset_with_the_cache(low_limits: None) -> None:
     assert client.get("/api/v1/tables/").status_code == 429
     cache.clear()
     assert client.get("/api/v1/tables/").status_code == 200
+
+
+# ------------------------------------------------------------------ who the client is
+
+
+def test_a_made_up_forwarded_for_header_does_not_give_a_new_identity(low_limits: None) -> None:
+    client = APIClient()
+    codes = [
+        client.get("/api/v1/tables/", HTTP_X_FORWARDED_FOR=f"203.0.113.{i}").status_code for i in range(4)
+    ]
+    assert codes == [200, 200, 200, 429], "with no trusted proxy the header is ignored"
+    bad = {"username": "nobody", "password": "wrong-password"}
+    tries = [
+        client.post("/api/v1/auth/token/", bad, format="json", HTTP_X_FORWARDED_FOR=f"198.51.100.{i}")
+        for i in range(3)
+    ]
+    assert [r.status_code for r in tries] == [400, 400, 429]
+
+
+def test_behind_a_trusted_proxy_the_address_it_saw_is_the_client(low_limits: None, settings: Any) -> None:
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "NUM_PROXIES": 1}
+    proxy = APIClient(REMOTE_ADDR="10.0.0.2")  # every request arrives from the proxy
+    # A client puts fake entries first; the proxy appends the address it saw (the last entry).
+    codes = [
+        proxy.get("/api/v1/tables/", HTTP_X_FORWARDED_FOR=f"1.2.3.{i}, 198.51.100.7").status_code
+        for i in range(4)
+    ]
+    assert codes == [200, 200, 200, 429]
+    # Another client behind the same proxy has its own count.
+    assert proxy.get("/api/v1/tables/", HTTP_X_FORWARDED_FOR="198.51.100.8").status_code == 200
+
+
+# ------------------------------------------------------------------ signing in, per account
+
+
+def test_failed_sign_ins_are_limited_per_account_from_any_address(low_limits: None, alice: Actor) -> None:
+    wrong = {"username": "ALICE", "password": "not-her-password"}  # names are compared case-folded
+    for i in range(3):
+        r = APIClient(REMOTE_ADDR=f"10.7.0.{i}").post("/api/v1/auth/token/", wrong, format="json")
+        assert r.status_code == 400
+    fresh = APIClient(REMOTE_ADDR="10.7.1.1")
+    right = {"username": "alice", "password": "correct-horse-9"}
+    blocked = fresh.post("/api/v1/auth/token/", right, format="json")
+    assert_throttled(blocked)
+    assert "account" in blocked.json()["detail"]
+    # Other accounts are not affected.
+    other = APIClient(REMOTE_ADDR="10.7.1.2")
+    assert (
+        other.post("/api/v1/auth/token/", {"username": "bob", "password": "x"}, format="json").status_code
+        == 400
+    )
+    cache.clear()
+    assert fresh.post("/api/v1/auth/token/", right, format="json").status_code == 200
+
+
+def test_signing_in_right_is_never_counted_against_the_account(low_limits: None, alice: Actor) -> None:
+    right = {"username": "alice", "password": "correct-horse-9"}
+    codes = [
+        APIClient(REMOTE_ADDR=f"10.8.0.{i}").post("/api/v1/auth/token/", right, format="json").status_code
+        for i in range(6)
+    ]
+    assert codes == [200] * 6
+
+
+def test_the_sign_in_page_has_the_same_limits(low_limits: None, alice: Actor) -> None:
+    from django.test import Client
+
+    wrong = {"username": "alice", "password": "nope-nope-nope"}
+    for i in range(3):
+        page = Client(REMOTE_ADDR=f"10.9.0.{i}")
+        assert page.post("/accounts/login/", wrong).status_code == 200  # the form again, with its error
+    page = Client(REMOTE_ADDR="10.9.1.1")
+    r = page.post("/accounts/login/", {"username": "alice", "password": "correct-horse-9"})
+    assert r.status_code == 429 and b"Too many sign-in attempts" in r.content
+    assert "_auth_user_id" not in page.session
+    # Per address too: two attempts (the "auth" rate) from one address, whatever the account.
+    cache.clear()
+    one = Client(REMOTE_ADDR="10.9.2.2")
+    assert one.post("/accounts/login/", {"username": "x", "password": "y"}).status_code == 200
+    assert one.post("/accounts/login/", {"username": "z", "password": "y"}).status_code == 200
+    assert one.post("/accounts/login/", {"username": "w", "password": "y"}).status_code == 429

@@ -13,7 +13,7 @@ from games.models import Table
 from tournaments import selectors, services
 from tournaments.models import Registration, Round, Tournament
 
-from ..games.conftest import Actor
+from ..games.conftest import Actor, as_organiser
 
 
 def finish_by_resignations(table_id: int, order: list[int]) -> None:
@@ -35,7 +35,7 @@ def make_event(
     make_actor: Callable[..., Actor], n: int, **settings_: Any
 ) -> tuple[Actor, Tournament, list[Actor]]:
     org = make_actor("orgx")
-    league = services.league_create(organiser=org.player, name="Formats Club")
+    league = services.league_create(organiser=as_organiser(org.player), name="Formats Club")
     t = services.tournament_create(
         organiser=org.player, league=league, name="Event", game="shacru", **settings_
     )
@@ -124,7 +124,7 @@ def test_no_shows_lose_the_table_and_two_withdraw_the_player(
 
 def test_the_organiser_dashboard_creates_and_starts_events(make_actor: Callable[..., Actor]) -> None:
     org = make_actor("dash")
-    league = services.league_create(organiser=org.player, name="Dash Club")
+    league = services.league_create(organiser=as_organiser(org.player), name="Dash Club")
     org.client.force_login(org.player.user)
     page = org.client.get("/organiser/")
     assert page.status_code == 200 and "Create an event" in page.content.decode()

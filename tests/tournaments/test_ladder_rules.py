@@ -17,7 +17,7 @@ from tournaments import ladders
 from tournaments.models import Challenge, Ladder, LadderMember, QueueEntry
 from tournaments.services import league_create
 
-from ..games.conftest import Actor
+from ..games.conftest import Actor, as_organiser
 from .test_ladders import rate
 
 
@@ -28,7 +28,7 @@ def places(ladder: Ladder) -> list[int]:
 @pytest.fixture
 def position_ladder(make_actor: Callable[..., Actor]) -> tuple[Ladder, list[Player]]:
     org = make_actor("pboss")
-    league = league_create(organiser=org.player, name="Position Club")
+    league = league_create(organiser=as_organiser(org.player), name="Position Club")
     ladder = ladders.ladder_create(
         organiser=org.player, league=league, game="shacru", kind="position", max_declines=1
     )
@@ -155,7 +155,7 @@ def test_leaving_a_position_ladder_closes_the_gap(position_ladder: tuple[Ladder,
 
 def test_a_position_ladder_needs_tables_of_two(make_actor: Callable[..., Actor]) -> None:
     org = make_actor("xboss")
-    league = league_create(organiser=org.player, name="X Club")
+    league = league_create(organiser=as_organiser(org.player), name="X Club")
     with pytest.raises(Exception, match="tables of 2"):
         ladders.ladder_create(organiser=org.player, league=league, game="pacru", seats=3, kind="position")
 
@@ -182,7 +182,7 @@ def test_one_unmatched_player_does_not_block_a_fair_table_behind_them() -> None:
 
 def test_the_queue_forms_the_fair_table_behind_an_outlier(make_actor: Callable[..., Actor]) -> None:
     org = make_actor("qqboss")
-    league = league_create(organiser=org.player, name="Queue Two")
+    league = league_create(organiser=as_organiser(org.player), name="Queue Two")
     ladder = ladders.ladder_create(organiser=org.player, league=league, game="azacru", seats=3)
     people = [make_actor(f"w{i}").player for i in range(4)]
     for p, mu in zip(people, [70, 25, 25, 25], strict=True):
@@ -197,7 +197,7 @@ def test_the_queue_forms_the_fair_table_behind_an_outlier(make_actor: Callable[.
 
 def test_a_position_ladder_through_the_api(make_actor: Callable[..., Actor]) -> None:
     org = make_actor("apiboss")
-    league_create(organiser=org.player, name="Api Club", slug="api-club")
+    league_create(organiser=as_organiser(org.player), name="Api Club", slug="api-club")
     r = org.post("/api/v1/ladders/", {"league": "api-club", "game": "pacru", "kind": "position"})
     assert r.status_code == 201, r.json()
     body = r.json()

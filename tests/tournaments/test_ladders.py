@@ -15,7 +15,7 @@ from tournaments import ladders
 from tournaments.models import Challenge, Ladder, QueueEntry
 from tournaments.services import league_create
 
-from ..games.conftest import Actor
+from ..games.conftest import Actor, as_organiser
 
 
 def rate(player: Player, game: str, mu: float, sigma: float = 2.0) -> None:
@@ -27,7 +27,7 @@ def rate(player: Player, game: str, mu: float, sigma: float = 2.0) -> None:
 @pytest.fixture
 def setup(make_actor: Callable[..., Actor]) -> tuple[Actor, list[Actor], Ladder]:
     org = make_actor("boss")
-    league = league_create(organiser=org.player, name="Ladder Club")
+    league = league_create(organiser=as_organiser(org.player), name="Ladder Club")
     ladder = ladders.ladder_create(organiser=org.player, league=league, game="pacru", challenge_days=1)
     members = [make_actor(f"m{i}") for i in range(14)]
     for i, m in enumerate(members):
@@ -81,7 +81,7 @@ def test_unanswered_challenges_expire(setup: tuple[Actor, list[Actor], Ladder]) 
 
 def test_the_queue_forms_fair_tables_and_bounds_the_wait(make_actor: Callable[..., Actor]) -> None:
     org = make_actor("qboss")
-    league = league_create(organiser=org.player, name="Queue Club")
+    league = league_create(organiser=as_organiser(org.player), name="Queue Club")
     ladder = ladders.ladder_create(organiser=org.player, league=league, game="azacru", seats=3)
     people = [make_actor(f"q{i}").player for i in range(7)]
     for p in people:

@@ -25,7 +25,7 @@ from tournaments import ladders
 from tournaments import services as events
 from tournaments.models import Round, Tournament
 
-from ..games.conftest import Actor
+from ..games.conftest import Actor, as_organiser
 
 OnCommit = Callable[..., Any]
 
@@ -66,7 +66,7 @@ def build_club(
         games.player_register(username=f"{name}{i}", password="correct-horse-9", display_name=f"{name} {i}")
         for i in range(players)
     ]
-    league = events.league_create(organiser=org.player, name=f"{name} club", slug=name)
+    league = events.league_create(organiser=as_organiser(org.player), name=f"{name} club", slug=name)
     swiss = events.tournament_create(
         organiser=org.player, league=league, name="Swiss", game="pacru", seats=2, rounds=rounds_played + 1
     )
@@ -250,11 +250,12 @@ def test_tournament_and_league_responses_have_the_documented_shapes(
     t = check(
         schema, "/api/v1/tournaments/{tournament_id}/", "get", api.get(f"/api/v1/tournaments/{c.swiss}/")
     )
-    assert list(t) == [*TOURNAMENT_KEYS, "registrations", "standings"]
+    assert list(t) == [*TOURNAMENT_KEYS, "round_list", "registrations", "standings"]
+    assert t["rounds"] == 3  # the configured number, as in the list
     assert t["registered"] == 5 and t["current_round"] == 3 and t["time_control"] == {"kind": "untimed"}
-    assert [r["number"] for r in t["rounds"]] == [1, 2, 3]
-    assert [r["status"] for r in t["rounds"]] == ["finished", "finished", "running"]
-    for rnd in t["rounds"]:
+    assert [r["number"] for r in t["round_list"]] == [1, 2, 3]
+    assert [r["status"] for r in t["round_list"]] == ["finished", "finished", "running"]
+    for rnd in t["round_list"]:
         assert list(rnd) == ["number", "status", "byes", "tables"]
         assert len(rnd["byes"]) == 1  # five players, two seats
         for table in rnd["tables"]:
@@ -286,7 +287,7 @@ def test_tournament_and_league_responses_have_the_documented_shapes(
         "get",
         api.get(f"/api/v1/tournaments/{c.swiss}/rounds/2/"),
     )
-    assert rnd == t["rounds"][1]
+    assert rnd == t["round_list"][1]
     # the list: the number of rounds in place of the rounds; registrations exclude the withdrawn
     listed = check(schema, "/api/v1/tournaments/", "get", api.get("/api/v1/tournaments/"))
     assert [x["id"] for x in listed] == [c.open_event, c.swiss]  # newest first
@@ -387,7 +388,7 @@ def test_tournament_actions_answer_with_the_documented_tournament(
     path = "/api/v1/tournaments/{tournament_id}/register/"
     body = check(schema, path, "post", late.post(f"/api/v1/tournaments/{c.open_event}/register/"))
     assert body["registered"] == 4 and body["registrations"][-1]["display_name"] == "Late"
-    assert body["rounds"] == [] and all(row["played"] == 0 for row in body["standings"])
+    assert body["round_list"] == [] and all(row["played"] == 0 for row in body["standings"])
     again = check(schema, path, "post", late.post(f"/api/v1/tournaments/{c.open_event}/register/"))
     assert again["code"] == "conflict"
     created = c.organiser.post(
@@ -396,4 +397,5 @@ def test_tournament_actions_answer_with_the_documented_tournament(
     )
     assert created.status_code == 201
     made = check(schema, "/api/v1/tournaments/", "post", created)
-    assert made["points_scale"] == [1.0, 0.0] and made["rounds"] == [] and made["registered"] == 0
+    assert made["points_scale"] == [1.0, 0.0] and made["round_list"] == [] and made["registered"] == 0
+    assert made["rounds"] == 2  # the configured number, not the list

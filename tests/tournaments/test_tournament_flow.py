@@ -14,12 +14,14 @@ from games.models import Table
 from ratings.models import Rating
 from tournaments.models import Registration, Tournament
 
-from ..games.conftest import Actor
+from ..games.conftest import Actor, as_organiser
 
 
 @pytest.fixture
 def organiser(make_actor: Callable[..., Actor]) -> Actor:
-    return make_actor("organiser")
+    actor = make_actor("organiser")
+    as_organiser(actor.player)
+    return actor
 
 
 def make_league(organiser: Actor, slug: str = "club") -> str:
@@ -36,6 +38,7 @@ def test_only_organisers_run_their_league_events(
     denied = alice.post("/api/v1/tournaments/", body)
     assert denied.status_code == 403 and "organisers" in denied.json()["detail"]
     other = make_actor("rival")
+    as_organiser(other.player)  # an organiser, but of another league
     make_league(other, "rivals")
     t = organiser.post("/api/v1/tournaments/", body).json()
     assert other.post(f"/api/v1/tournaments/{t['id']}/start/").status_code == 403
@@ -84,7 +87,7 @@ def test_a_six_player_swiss_of_four_rounds_with_three_seat_tables(
         body = organiser.post(f"/api/v1/tournaments/{t['id']}/start/").json()
     assert body["status"] == "running" and body["current_round"] == 1
     for number in range(1, 5):
-        rnd = body["rounds"][number - 1]
+        rnd = body["round_list"][number - 1]
         assert rnd["number"] == number and len(rnd["tables"]) == 2
         seated = [p["player"] for tb in rnd["tables"] for p in tb["players"]]
         assert sorted(seated) == sorted(by_id), "everyone seated exactly once"
@@ -122,7 +125,7 @@ def test_withdrawing_mid_round_resigns_the_running_table(
     with django_capture_on_commit_callbacks(execute=True):
         organiser.post(f"/api/v1/tournaments/{t['id']}/start/")
         body = organiser.post(f"/api/v1/tournaments/{t['id']}/withdraw/", {"player": a.player.pk}).json()
-    table = Table.objects.get(pk=body["rounds"][0]["tables"][0]["table"])
+    table = Table.objects.get(pk=body["round_list"][0]["tables"][0]["table"])
     assert table.status == "finished" and table.seats.get(player=a.player).elimination_reason == "resigned"
     assert Registration.objects.get(player=a.player).status == "withdrawn"
     after = organiser.get(f"/api/v1/tournaments/{t['id']}/").json()
@@ -142,7 +145,7 @@ def test_standings_after_each_round_and_the_dashboard_attention(
         a.post(f"/api/v1/tournaments/{t['id']}/register/")
     with django_capture_on_commit_callbacks(execute=True):
         body = organiser.post(f"/api/v1/tournaments/{t['id']}/start/").json()
-    for tb in body["rounds"][0]["tables"]:
+    for tb in body["round_list"][0]["tables"]:
         with django_capture_on_commit_callbacks(execute=True):
             play_out(by_id, tb["table"], random.Random(2))
     after_one = organiser.get(f"/api/v1/tournaments/{t['id']}/standings/?round=1").json()

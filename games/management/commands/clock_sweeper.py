@@ -10,6 +10,7 @@ from django.core.management.base import BaseCommand
 from django.db import close_old_connections
 
 from games.botplay import keep_exhibition, run_bot_turns
+from games.guests import cleanup_guests
 from games.services import sweep_overdue
 
 
@@ -29,7 +30,13 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         interval = options["interval"] or settings.CLOCK_SWEEP_SECONDS
+        next_guest_cleanup = 0.0  # hourly, as Celery beat's guest-cleanup
         while True:
+            if time.monotonic() >= next_guest_cleanup:
+                next_guest_cleanup = time.monotonic() + 3600
+                removed = cleanup_guests()
+                if removed["deleted"]:
+                    self.stdout.write(f"guest cleanup: {removed['deleted']} stale guest(s) deleted")
             applied = sweep_overdue()
             if applied:
                 self.stdout.write(f"clock sweep: {applied} timeout(s) applied")
