@@ -177,3 +177,6 @@ def test_late_entry_through_the_api_and_the_dashboard(
     form = {"player": other.player.pk, "missed": "zero"}
     client.post(reverse("dashboard-action", args=[t.pk, "late-entry"]), form)
     assert Registration.objects.get(tournament=t, player=other.player).joined_round == 2
+    page = client.get(f"/tournaments/{t.pk}/").content.decode()
+    assert "entered late: plays from round 2, 0.5 points per missed round" in page
+    assert "entered late: plays from round 2, no points per missed round" in page

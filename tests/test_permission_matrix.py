@@ -1,0 +1,496 @@
+"""Every write operation of the API × every role, with the status each role must get.
+
+The operations are read from the served OpenAPI schema: a new write endpoint without rows in
+``MATRIX`` fails :func:`test_every_write_operation_of_the_schema_is_in_the_matrix`. Operations
+whose path has an ``{action}`` are listed once per action.
+
+Roles: ``anon`` (no header), ``guest`` (``Player.is_guest``), ``player`` (an ordinary account),
+``seated`` (the participant of the target: seated at the table, registered in the tournament,
+member of the ladder, the challenged player of a challenge, the asker of an organiser request),
+``org`` (in ``League.organisers`` of the target's league, with the organiser role), ``other_org``
+(organiser of another league, with the role) and ``staff``.
+
+Each case builds a fresh world, issues one real request, asserts the exact status and, for a
+refusal (4xx), that the rows the operation would change did not change.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from engine.playout import random_step
+from games import services as games
+from games.models import Player, Seat, Table
+from tournaments import ladders, services
+from tournaments.models import (
+    Challenge,
+    Ladder,
+    LadderMember,
+    League,
+    OrganiserRequest,
+    OrganiserRole,
+    QueueEntry,
+    Registration,
+    Round,
+    Tournament,
+)
+
+from .games.conftest import Actor, as_organiser
+
+ROLES = ["anon", "guest", "player", "seated", "org", "other_org", "staff"]
+
+
+class GuestActor:
+    def __init__(self) -> None:
+        self.player = games.guest_create()
+        self.token = Token.objects.create(user=self.player.user).key
+
+
+@dataclass
+class World:
+    org: Actor
+    other_org: Actor
+    staff: Actor
+    player: Actor
+    seated: Actor
+    guest: GuestActor
+    league: League
+
+    def actor(self, role: str) -> Any:
+        return None if role == "anon" else getattr(self, role)
+
+
+def make_world() -> World:
+    org = Actor("org")
+    other = Actor("otherorg")
+    league = services.league_create(organiser=as_organiser(org.player), name="Home Club")
+    services.league_create(organiser=as_organiser(other.player), name="Away Club")
+    return World(
+        org=org,
+        other_org=other,
+        staff=Actor("staffer", staff=True),
+        player=Actor("plain"),
+        seated=Actor("seated"),
+        guest=GuestActor(),
+        league=league,
+    )
+
+
+# ------------------------------------------------------------------ targets
+def _table(w: World, seats: int = 2, start: bool = False, **kw: Any) -> Table:
+    table = games.table_create(creator=w.seated.player, game="shacru", players=seats, **kw)
+    if start:
+        filler = Actor("filler")
+        games.seat_join(table_id=table.pk, player=filler.player)
+    table.refresh_from_db()
+    return table
+
+
+def _tournament(w: World, status: str = "draft", n: int = 0, **kw: Any) -> Tournament:
+    kw.setdefault("rounds", 3)
+    t = services.tournament_create(
+        organiser=w.org.player,
+        league=w.league,
+        name="Cup",
+        game="shacru",
+        seats=2,
+        open_registration=status != "draft",
+        **kw,
+    )
+    if status == "draft":
+        return t
+    services.register(tournament_id=t.pk, player=w.seated.player)
+    for i in range(n):
+        services.register(tournament_id=t.pk, player=Actor(f"entrant{i}").player)
+    if status == "running":
+        services.start(tournament_id=t.pk, by=w.org.player)
+    t.refresh_from_db()
+    return t
+
+
+def _ladder(w: World, seats: int = 2) -> Ladder:
+    kind = "position" if seats == 2 else "rating"
+    ladder = ladders.ladder_create(
+        organiser=w.org.player, league=w.league, game="shacru", kind=kind, seats=seats
+    )
+    ladders.ladder_join(ladder=ladder, player=w.seated.player)
+    return ladder
+
+
+def _challenge(w: World) -> Challenge:
+    ladder = ladders.ladder_create(organiser=w.org.player, league=w.league, game="shacru", kind="position")
+    challenger = Actor("challenger").player
+    ladders.ladder_join(ladder=ladder, player=w.seated.player)
+    ladders.ladder_join(ladder=ladder, player=challenger)
+    return ladders.challenge_create(ladder=ladder, challenger=challenger, challenged=w.seated.player)
+
+
+def _record(w: World) -> str:
+    table = _table(w, start=True, rated=False)
+    seat_of = {s.number: s.player for s in Seat.objects.filter(table=table)}
+    rng = random.Random(3)
+    for _ in range(4):
+        state = games.current_state(table)
+        _, text = random_step(state, rng)
+        table = games.move_submit(
+            table_id=table.pk, player=seat_of[state.to_move], ply=table.ply, move=text
+        ).table
+    games.game_resign(table_id=table.pk, player=seat_of[1])
+    table.refresh_from_db()
+    return games.record_text(table)
+
+
+def _legal_move(table: Table) -> dict[str, Any]:
+    state = games.current_state(table)
+    _, text = random_step(state, random.Random(1))
+    return {"ply": table.ply, "move": text}
+
+
+# A case: (url, body, snapshot) where snapshot() is the state a refusal must leave unchanged.
+Case = tuple[str, dict[str, Any], Callable[[], Any]]
+
+
+def _table_state(pk: int) -> Callable[[], Any]:
+    return lambda: (
+        Table.objects.filter(pk=pk).values_list("status", "ply").first(),
+        sorted(Seat.objects.filter(table_id=pk).values_list("number", "player_id", "state")),
+    )
+
+
+def _tournament_state(pk: int) -> Callable[[], Any]:
+    return lambda: (
+        Tournament.objects.filter(pk=pk).values_list("status", "current_round").first(),
+        sorted(
+            Registration.objects.filter(tournament_id=pk).values_list(
+                "player_id", "status", "manual_byes", "joined_round"
+            )
+        ),
+        Round.objects.filter(tournament_id=pk).count(),
+        Table.objects.count(),
+    )
+
+
+def _ladder_state(pk: int) -> Callable[[], Any]:
+    return lambda: (
+        sorted(LadderMember.objects.filter(ladder_id=pk).values_list("player_id", "position")),
+        QueueEntry.objects.filter(ladder_id=pk).count(),
+        sorted(Challenge.objects.filter(ladder_id=pk).values_list("pk", "status")),
+        Table.objects.count(),
+    )
+
+
+def case_register(w: World, role: str) -> Case:
+    return (
+        "/api/v1/auth/register/",
+        {"username": f"new-{role}", "password": "correct-horse-9", "display_name": f"New {role}"},
+        lambda: Player.objects.count(),
+    )
+
+
+def case_token(w: World, role: str) -> Case:
+    return (
+        "/api/v1/auth/token/",
+        {"username": "plain", "password": "correct-horse-9"},
+        lambda: Token.objects.count(),
+    )
+
+
+def case_table_create(w: World, role: str) -> Case:
+    return "/api/v1/tables/", {"game": "shacru", "players": 2, "rated": False}, Table.objects.count
+
+
+def case_table_import(w: World, role: str) -> Case:
+    return "/api/v1/tables/import/", {"record": _record(w), "rated": False}, Table.objects.count
+
+
+def case_invite_bot(w: World, role: str) -> Case:
+    t = _table(w, seats=2, rated=False)
+    return f"/api/v1/tables/{t.pk}/invite-bot/", {"level": "random"}, _table_state(t.pk)
+
+
+def case_join(w: World, role: str) -> Case:
+    t = _table(w, seats=3, rated=False)
+    return f"/api/v1/tables/{t.pk}/join/", {}, _table_state(t.pk)
+
+
+def case_leave(w: World, role: str) -> Case:
+    t = _table(w, seats=2, rated=False)
+    return f"/api/v1/tables/{t.pk}/leave/", {}, _table_state(t.pk)
+
+
+def case_move(w: World, role: str) -> Case:
+    t = _table(w, start=True, rated=False)
+    return f"/api/v1/tables/{t.pk}/moves/", _legal_move(t), _table_state(t.pk)
+
+
+def case_resign(w: World, role: str) -> Case:
+    t = _table(w, start=True, rated=False)
+    return f"/api/v1/tables/{t.pk}/resign/", {}, _table_state(t.pk)
+
+
+def case_league_create(w: World, role: str) -> Case:
+    return "/api/v1/leagues/", {"name": f"New league {role}"}, League.objects.count
+
+
+def case_league_join(w: World, role: str) -> Case:
+    return f"/api/v1/leagues/{w.league.slug}/join/", {}, w.league.members.count
+
+
+def case_organiser_request(w: World, role: str) -> Case:
+    return "/api/v1/organiser-requests/", {"message": "my club"}, OrganiserRequest.objects.count
+
+
+def _decide(action: str) -> Callable[[World, str], Case]:
+    def case(w: World, role: str) -> Case:
+        req = OrganiserRequest.objects.create(player=w.seated.player, message="please")
+        return (
+            f"/api/v1/organiser-requests/{req.pk}/{action}/",
+            {},
+            lambda: (
+                OrganiserRequest.objects.filter(pk=req.pk).values_list("status", flat=True).first(),
+                OrganiserRole.objects.count(),
+            ),
+        )
+
+    return case
+
+
+def case_ladder_create(w: World, role: str) -> Case:
+    return "/api/v1/ladders/", {"league": w.league.slug, "game": "shacru"}, Ladder.objects.count
+
+
+def _ladder_action(action: str) -> Callable[[World, str], Case]:
+    def case(w: World, role: str) -> Case:
+        ladder = _ladder(w, seats=3 if action in ("queue", "unqueue") else 2)
+        body: dict[str, Any] = {}
+        if action == "unqueue":
+            ladders.queue_join(ladder=ladder, player=w.seated.player)
+        if action == "challenge":
+            # the seated player (second on the ladder) challenges the first
+            top = Actor("top").player
+            LadderMember.objects.filter(ladder=ladder).delete()
+            ladders.ladder_join(ladder=ladder, player=top)
+            ladders.ladder_join(ladder=ladder, player=w.seated.player)
+            body = {"player": top.pk}
+        return f"/api/v1/ladders/{ladder.pk}/{action}/", body, _ladder_state(ladder.pk)
+
+    return case
+
+
+def _challenge_action(action: str) -> Callable[[World, str], Case]:
+    def case(w: World, role: str) -> Case:
+        # for cancel the participant is the challenger, otherwise the challenged player
+        c = _swap_challenge(w) if action == "cancel" else _challenge(w)
+        return f"/api/v1/challenges/{c.pk}/{action}/", {}, _ladder_state(c.ladder_id)
+
+    return case
+
+
+def _swap_challenge(w: World) -> Challenge:
+    ladder = ladders.ladder_create(organiser=w.org.player, league=w.league, game="shacru", kind="position")
+    target = Actor("target").player
+    ladders.ladder_join(ladder=ladder, player=target)
+    ladders.ladder_join(ladder=ladder, player=w.seated.player)
+    return ladders.challenge_create(ladder=ladder, challenger=w.seated.player, challenged=target)
+
+
+def case_tournament_create(w: World, role: str) -> Case:
+    return (
+        "/api/v1/tournaments/",
+        {"league": w.league.slug, "name": "New cup", "game": "shacru", "seats": 2},
+        Tournament.objects.count,
+    )
+
+
+def _tournament_case(
+    suffix: str, status: str, n: int = 0, body: Callable[[World], dict[str, Any]] | None = None, **kw: Any
+) -> Callable[[World, str], Case]:
+    def case(w: World, role: str) -> Case:
+        t = _tournament(w, status=status, n=n, **kw)
+        return (
+            f"/api/v1/tournaments/{t.pk}/{suffix}/",
+            body(w) if body else {},
+            _tournament_state(t.pk),
+        )
+
+    return case
+
+
+def case_next_round(w: World, role: str) -> Case:
+    # round 1 is over but round 2 not paired yet (as after a hand-finished round)
+    t = _tournament(w, status="running", n=1, rounds=2)
+    Round.objects.filter(tournament=t, number=1).update(status=Round.Status.FINISHED)
+    return f"/api/v1/tournaments/{t.pk}/rounds/next/", {}, _tournament_state(t.pk)
+
+
+def _late_body(w: World) -> dict[str, Any]:
+    return {"player": Actor("late").player.pk}
+
+
+# (operation id, case builder, {role: expected status})
+OPERATIONS: list[tuple[str, str, Callable[[World, str], Case]]] = [
+    ("POST /api/v1/auth/register/", "", case_register),
+    ("POST /api/v1/auth/token/", "", case_token),
+    ("POST /api/v1/tables/", "", case_table_create),
+    ("POST /api/v1/tables/import/", "", case_table_import),
+    ("POST /api/v1/tables/{table_id}/invite-bot/", "", case_invite_bot),
+    ("POST /api/v1/tables/{table_id}/join/", "", case_join),
+    ("POST /api/v1/tables/{table_id}/leave/", "", case_leave),
+    ("POST /api/v1/tables/{table_id}/moves/", "", case_move),
+    ("POST /api/v1/tables/{table_id}/resign/", "", case_resign),
+    ("POST /api/v1/leagues/", "", case_league_create),
+    ("POST /api/v1/leagues/{slug}/join/", "", case_league_join),
+    ("POST /api/v1/organiser-requests/", "", case_organiser_request),
+    ("POST /api/v1/organiser-requests/{request_id}/{action}/", "grant", _decide("grant")),
+    ("POST /api/v1/organiser-requests/{request_id}/{action}/", "refuse", _decide("refuse")),
+    ("POST /api/v1/ladders/", "", case_ladder_create),
+    ("POST /api/v1/ladders/{ladder_id}/{action}/", "join", _ladder_action("join")),
+    ("POST /api/v1/ladders/{ladder_id}/{action}/", "leave", _ladder_action("leave")),
+    ("POST /api/v1/ladders/{ladder_id}/{action}/", "queue", _ladder_action("queue")),
+    ("POST /api/v1/ladders/{ladder_id}/{action}/", "unqueue", _ladder_action("unqueue")),
+    ("POST /api/v1/ladders/{ladder_id}/{action}/", "challenge", _ladder_action("challenge")),
+    ("POST /api/v1/challenges/{challenge_id}/{action}/", "accept", _challenge_action("accept")),
+    ("POST /api/v1/challenges/{challenge_id}/{action}/", "decline", _challenge_action("decline")),
+    ("POST /api/v1/challenges/{challenge_id}/{action}/", "cancel", _challenge_action("cancel")),
+    ("POST /api/v1/tournaments/", "", case_tournament_create),
+    ("POST /api/v1/tournaments/{tournament_id}/open/", "", _tournament_case("open", "draft")),
+    (
+        "POST /api/v1/tournaments/{tournament_id}/register/",
+        "",
+        _tournament_case("register", "registration"),
+    ),
+    (
+        "POST /api/v1/tournaments/{tournament_id}/check-in/",
+        "",
+        _tournament_case("check-in", "registration", check_in=True),
+    ),
+    (
+        "POST /api/v1/tournaments/{tournament_id}/withdraw/",
+        "",
+        _tournament_case("withdraw", "registration", body=lambda w: {"player": w.seated.player.pk}),
+    ),
+    ("POST /api/v1/tournaments/{tournament_id}/start/", "", _tournament_case("start", "registration", n=1)),
+    ("POST /api/v1/tournaments/{tournament_id}/rounds/next/", "", case_next_round),
+    (
+        "POST /api/v1/tournaments/{tournament_id}/rounds/repair/",
+        "",
+        _tournament_case("rounds/repair", "running", n=1),
+    ),
+    (
+        "POST /api/v1/tournaments/{tournament_id}/bye/",
+        "",
+        _tournament_case("bye", "running", n=2, body=lambda w: {"player": w.seated.player.pk}),
+    ),
+    (
+        "POST /api/v1/tournaments/{tournament_id}/late-entry/",
+        "",
+        _tournament_case("late-entry", "running", n=1, body=_late_body),
+    ),
+]
+
+
+def _row(*statuses: int) -> dict[str, int]:
+    """Statuses in ROLES order: anon, guest, player, seated, org, other_org, staff."""
+    assert len(statuses) == len(ROLES)
+    return dict(zip(ROLES, statuses, strict=True))
+
+
+ORGANISERS_ONLY = _row(401, 403, 403, 403, 200, 403, 200)  # org of this league, or staff
+PARTICIPANT_ONLY = _row(401, 403, 403, 200, 403, 403, 403)
+
+#: Expected status per operation (test id) and role.
+MATRIX: dict[str, dict[str, int]] = {
+    # open to everybody (AllowAny); registering while signed in makes a second account
+    "POST /api/v1/auth/register/": _row(201, 201, 201, 201, 201, 201, 201),
+    "POST /api/v1/auth/token/": _row(200, 200, 200, 200, 200, 200, 200),
+    # any account, guests included (casual tables)
+    "POST /api/v1/tables/": _row(401, 201, 201, 201, 201, 201, 201),
+    "POST /api/v1/tables/import/": _row(401, 403, 403, 403, 403, 403, 201),
+    # seated players or the creator (here the seated player), and staff (games.services.tables)
+    "POST /api/v1/tables/{table_id}/invite-bot/": _row(401, 403, 403, 200, 403, 403, 200),
+    # a guest may join a casual table; the seated player has a seat already
+    "POST /api/v1/tables/{table_id}/join/": _row(401, 200, 200, 409, 200, 200, 200),
+    "POST /api/v1/tables/{table_id}/leave/": PARTICIPANT_ONLY,
+    "POST /api/v1/tables/{table_id}/moves/": _row(401, 403, 403, 201, 403, 403, 403),
+    "POST /api/v1/tables/{table_id}/resign/": PARTICIPANT_ONLY,
+    # the organiser role (or staff); guests never
+    "POST /api/v1/leagues/": _row(401, 403, 403, 403, 201, 201, 201),
+    "POST /api/v1/leagues/{slug}/join/": _row(401, 403, 200, 200, 200, 200, 200),
+    # holders of the role (staff count as organisers) have nothing to ask for
+    "POST /api/v1/organiser-requests/": _row(401, 403, 201, 201, 409, 409, 409),
+    "POST /api/v1/organiser-requests/{request_id}/{action}/ grant": _row(401, 403, 403, 403, 403, 403, 200),
+    "POST /api/v1/organiser-requests/{request_id}/{action}/ refuse": _row(401, 403, 403, 403, 403, 403, 200),
+    "POST /api/v1/ladders/": _row(401, 403, 403, 403, 201, 403, 201),
+    "POST /api/v1/ladders/{ladder_id}/{action}/ join": _row(401, 403, 200, 409, 200, 200, 200),
+    "POST /api/v1/ladders/{ladder_id}/{action}/ leave": _row(401, 409, 409, 200, 409, 409, 409),
+    "POST /api/v1/ladders/{ladder_id}/{action}/ queue": PARTICIPANT_ONLY,
+    # leaving a queue one is not in is a no-op answered 200 (checked: nothing changes)
+    "POST /api/v1/ladders/{ladder_id}/{action}/ unqueue": _row(401, 200, 200, 200, 200, 200, 200),
+    "POST /api/v1/ladders/{ladder_id}/{action}/ challenge": _row(401, 403, 403, 201, 403, 403, 403),
+    "POST /api/v1/challenges/{challenge_id}/{action}/ accept": PARTICIPANT_ONLY,
+    "POST /api/v1/challenges/{challenge_id}/{action}/ decline": PARTICIPANT_ONLY,
+    "POST /api/v1/challenges/{challenge_id}/{action}/ cancel": PARTICIPANT_ONLY,
+    "POST /api/v1/tournaments/": _row(401, 403, 403, 403, 201, 403, 201),
+    "POST /api/v1/tournaments/{tournament_id}/open/": ORGANISERS_ONLY,
+    "POST /api/v1/tournaments/{tournament_id}/register/": _row(401, 403, 200, 409, 200, 200, 200),
+    "POST /api/v1/tournaments/{tournament_id}/check-in/": PARTICIPANT_ONLY,
+    # the player themself, or the league's organisers (or staff)
+    "POST /api/v1/tournaments/{tournament_id}/withdraw/": _row(401, 403, 403, 200, 200, 403, 200),
+    "POST /api/v1/tournaments/{tournament_id}/start/": ORGANISERS_ONLY,
+    "POST /api/v1/tournaments/{tournament_id}/rounds/next/": ORGANISERS_ONLY,
+    "POST /api/v1/tournaments/{tournament_id}/rounds/repair/": ORGANISERS_ONLY,
+    "POST /api/v1/tournaments/{tournament_id}/bye/": ORGANISERS_ONLY,
+    "POST /api/v1/tournaments/{tournament_id}/late-entry/": ORGANISERS_ONLY,
+}
+
+#: Operations a non-participant may call with a 2xx answer that must change nothing.
+NO_OPS = {"POST /api/v1/ladders/{ladder_id}/{action}/ unqueue"}
+
+
+def _key(op: str, action: str) -> str:
+    return f"{op} {action}".strip()
+
+
+@pytest.fixture(autouse=True)
+def _no_throttles(settings: Any) -> None:
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_CLASSES": [],
+    }
+
+
+def test_every_write_operation_of_the_schema_is_in_the_matrix(db: None) -> None:
+    schema = APIClient().get("/api/v1/schema/", {"format": "json"}).json()
+    served = {
+        f"{method.upper()} {path}"
+        for path, ops in schema["paths"].items()
+        for method in ops
+        if method in ("post", "put", "patch", "delete")
+    }
+    listed = {op for op, _, _ in OPERATIONS}
+    assert served == listed
+    assert set(MATRIX) == {_key(op, action) for op, action, _ in OPERATIONS}
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("op,action,build", OPERATIONS, ids=[_key(op, a) for op, a, _ in OPERATIONS])
+def test_permission(db: None, op: str, action: str, build: Callable[[World, str], Case], role: str) -> None:
+    w = make_world()
+    url, body, snapshot = build(w, role)
+    before = snapshot()
+    client = APIClient()
+    actor = w.actor(role)
+    if actor is not None:
+        client.credentials(HTTP_AUTHORIZATION=f"Token {actor.token}")
+    response = client.post(url, body, format="json")
+    key = _key(op, action)
+    assert response.status_code == MATRIX[key][role], response.content
+    if response.status_code >= 400 or (key in NO_OPS and role != "seated"):
+        assert snapshot() == before
