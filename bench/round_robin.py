@@ -60,7 +60,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tournaments.pairing import round_robin, table_sizes
-from tournaments.pairing.round_robin import ALPHABET, _searched
+from tournaments.pairing.round_robin import ALPHABET, _search, _searched
 
 DATA = Path(__file__).resolve().parent.parent / "tournaments" / "pairing" / "round_robin_data.py"
 COUNTS = range(4, 41)
@@ -320,45 +320,8 @@ def anneal(
         for g in groups:
             for a, b in permutations(g, 2):
                 met[a][b] += 1
-    cost = sum(met[a][b] ** 3 for a in range(n) for b in range(a + 1, n))
-    best_cost, best = cost, [[list(g) for g in groups] for groups in plan]
-    _, twice_, never_ = ideal(n, seats)
-    floor = twice_ * 8 + (n * (n - 1) // 2 - twice_ - never_)  # the cube cost of the ideal spread
-    for step in range(steps if len(sizes) > 1 else 0):
-        if best_cost == floor:
-            break
-        heat = heat0 * (1 - step / steps) + 0.02
-        r = rng.randrange(len(plan))
-        i, j = rng.sample(range(len(plan[r])), 2)
-        gi, gj = plan[r][i], plan[r][j]
-        a, b = rng.randrange(len(gi)), rng.randrange(len(gj))
-        x, y = gi[a], gj[b]
-        d = 0
-        for o in gi:
-            if o != x:
-                c, e = met[x][o], met[y][o]
-                d += 3 * e * e + 3 * e - 3 * c * c + 3 * c
-        for o in gj:
-            if o != y:
-                c, e = met[y][o], met[x][o]
-                d += 3 * e * e + 3 * e - 3 * c * c + 3 * c
-        if d <= 0 or rng.random() < math.exp(-d / heat):
-            for o in gi:
-                if o != x:
-                    met[x][o] -= 1
-                    met[o][x] -= 1
-                    met[y][o] += 1
-                    met[o][y] += 1
-            for o in gj:
-                if o != y:
-                    met[y][o] -= 1
-                    met[o][y] -= 1
-                    met[x][o] += 1
-                    met[o][x] += 1
-            gi[a], gj[b] = y, x
-            cost += d
-            if cost < best_cost:
-                best_cost, best = cost, [[list(g) for g in groups] for groups in plan]
+    best_cost = _search(plan, met, rng, steps=steps, heat0=heat0)  # the service's own search, longer
+    best = plan
     never, twice, top = figures(best, n)
     return (top, twice, never, best_cost), best
 

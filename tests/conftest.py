@@ -6,6 +6,7 @@ import pytest
 from django.conf import settings
 
 from tests.celery_worker import celery  # noqa: F401  (a real worker, as a fixture for any test)
+from tests.games.conftest import alice, anon, bob, carol, make_actor  # noqa: F401  (accounts, for any test)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -17,21 +17,6 @@ from games.models import Table
 from tests.games.conftest import Actor, as_organiser, started_table
 
 
-@pytest.fixture
-def make_actor(db: None) -> Callable[..., Actor]:
-    return Actor
-
-
-@pytest.fixture
-def alice(make_actor: Callable[..., Actor]) -> Actor:
-    return make_actor("alice")
-
-
-@pytest.fixture
-def bob(make_actor: Callable[..., Actor]) -> Actor:
-    return make_actor("bob")
-
-
 def error(response: Any, status: int, code: str | None = None) -> dict[str, Any]:
     """The response is ``status`` with the API's error shape, JSON; its body."""
     assert response.status_code == status, (response.status_code, response.content[:300])

@@ -42,6 +42,9 @@ class Season(models.Model):
 
 
 class Tournament(models.Model):
+    #: The rounds of a Swiss whose organiser names none (the dashboard's form suggests the same).
+    DEFAULT_SWISS_ROUNDS = 5
+
     class Format(models.TextChoices):
         SWISS = "swiss", "Swiss"
         ROUND_ROBIN = "round_robin", "round robin"

@@ -67,7 +67,7 @@ class TournamentForm(forms.Form):
     game = forms.ChoiceField(choices=GameKind.choices)
     seats = forms.TypedChoiceField(choices=[(2, "2"), (3, "3"), (4, "4")], coerce=int)
     format = forms.ChoiceField(choices=Tournament.Format.choices)
-    rounds = forms.IntegerField(min_value=0, max_value=30, initial=5)
+    rounds = forms.IntegerField(min_value=0, max_value=30, initial=Tournament.DEFAULT_SWISS_ROUNDS)
     advance = forms.IntegerField(min_value=1, max_value=3, initial=1)
     base_minutes = forms.FloatField(min_value=0, initial=10, label="Fischer: minutes (0 = untimed)")
     increment = forms.FloatField(min_value=0, initial=5, label="Fischer: increment, seconds")

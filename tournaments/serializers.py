@@ -17,11 +17,8 @@ from games.models import GameKind
 
 from .models import Challenge, Registration, Round, Tournament
 
+
 # ----------------------------------------------------------------------- input
-#: The rounds of a Swiss whose organiser names none (the dashboard's form suggests the same).
-DEFAULT_SWISS_ROUNDS = 5
-
-
 class LeagueIn(serializers.Serializer):
     name = serializers.CharField(max_length=80)
     slug = serializers.SlugField(max_length=80, required=False, allow_blank=True)
@@ -38,7 +35,8 @@ class TournamentIn(serializers.Serializer):
         min_value=0,
         max_value=30,
         required=False,
-        help_text=f"Swiss: 1 to 30, {DEFAULT_SWISS_ROUNDS} when omitted (as on the organiser's dashboard); "
+        help_text=f"Swiss: 1 to 30, {Tournament.DEFAULT_SWISS_ROUNDS} when omitted (as on the organiser's "
+        "dashboard); "
         "other formats: computed at the start (leave it out)",
     )
     advance = serializers.IntegerField(min_value=1, max_value=3, default=1)
@@ -48,11 +46,6 @@ class TournamentIn(serializers.Serializer):
     points_scale = serializers.ListField(child=serializers.FloatField(), required=False, allow_null=True)
     check_in = serializers.BooleanField(default=False)
     open_registration = serializers.BooleanField(default=True)
-
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        if "rounds" not in attrs:
-            attrs["rounds"] = DEFAULT_SWISS_ROUNDS if attrs["format"] == Tournament.Format.SWISS else 0
-        return attrs
 
 
 class PlayerRef(serializers.Serializer):

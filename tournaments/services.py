@@ -72,7 +72,7 @@ def tournament_create(
     game: str,
     seats: int,
     format: str = Tournament.Format.SWISS,
-    rounds: int = 0,
+    rounds: int | None = None,
     advance: int = 1,
     edition: str = "302",
     time_control: dict[str, Any] | None = None,
@@ -89,6 +89,8 @@ def tournament_create(
         raise InvalidInput("seats must be 2, 3 or 4")
     if format not in Tournament.Format.values:
         raise InvalidInput(f"format must be one of {', '.join(Tournament.Format.values)}")
+    if rounds is None:  # not named: a Swiss plays the default, other formats compute theirs at the start
+        rounds = Tournament.DEFAULT_SWISS_ROUNDS if format == Tournament.Format.SWISS else 0
     if format == Tournament.Format.SWISS and not 1 <= rounds <= 30:
         raise InvalidInput("a Swiss needs 1 to 30 rounds")
     if format == Tournament.Format.KNOCKOUT and (error := setting_error(seats, advance)):

@@ -327,26 +327,34 @@ def _meet(groups: list[list[int]], met: list[list[int]], step: int) -> None:
                     met[a][b] += step
 
 
-def _search(plan: list[list[list[int]]], met: list[list[int]], rng: random.Random) -> None:
-    """Simulated annealing over swaps of two players of one round between tables; keeps the best plan.
+def _search(
+    plan: list[list[list[int]]],
+    met: list[list[int]],
+    rng: random.Random,
+    steps: int = SEARCH_STEPS,
+    heat0: float = TEMPERATURE,
+) -> int:
+    """Simulated annealing over swaps of two players of one round between tables; keeps the best plan
+    (written back into ``plan``) and returns its cost.
 
     The cost is the sum over pairs of players of the cube of their meeting count (see the module
     docstring). The random choices come from a fixed seed, so the schedule is deterministic. The
-    search stops early when the cost reaches the perfectly even spread.
+    search stops early when the cost reaches the perfectly even spread. ``steps`` and ``heat0``
+    (the starting temperature) are larger for the offline search of ``bench/round_robin.py``.
     """
     n = len(met)
+    cost = sum(met[a][b] ** 3 for a in range(n) for b in range(a + 1, n))
     if len(plan[0]) < 2:
-        return
+        return cost
     pairs = n * (n - 1) // 2
     meetings = sum(met[a][b] for a in range(n) for b in range(a + 1, n))
     q, extra = divmod(meetings, pairs)
     floor = (pairs - extra) * q**3 + extra * (q + 1) ** 3
-    cost = sum(met[a][b] ** 3 for a in range(n) for b in range(a + 1, n))
     best_cost, best = cost, [[list(g) for g in groups] for groups in plan]
-    for step in range(SEARCH_STEPS):
+    for step in range(steps):
         if best_cost == floor:
             break
-        heat = TEMPERATURE * (1 - step / SEARCH_STEPS) + 0.05
+        heat = heat0 * (1 - step / steps) + 0.05
         r = rng.randrange(len(plan))
         i, j = rng.sample(range(len(plan[r])), 2)
         gi, gj = plan[r][i], plan[r][j]
@@ -367,3 +375,4 @@ def _search(plan: list[list[list[int]]], met: list[list[int]], rng: random.Rando
                 best_cost, best = cost, [[list(g) for g in groups] for groups in plan]
     for r, groups in enumerate(best):
         plan[r] = groups
+    return best_cost
