@@ -42,3 +42,12 @@ def post_fork(server: Any, worker: Any) -> None:
     # and collect the young generation less often.
     gc.freeze()
     gc.set_threshold(50_000, 50, 100)
+
+
+def child_exit(server: Any, worker: Any) -> None:
+    # With PROMETHEUS_MULTIPROC_DIR (common.metrics) a dead worker's live gauge files are removed;
+    # its counters and histograms stay counted.
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess  # only with metrics shared between processes
+
+        multiprocess.mark_process_dead(worker.pid)

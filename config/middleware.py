@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import re
+import uuid
 from collections.abc import Callable
 
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.urls import get_resolver
 
+from common.logging import bind as log_context_bind
+from common.logging import unbind as log_context_unbind
 from common.throttles import client_address
+
+#: An ``X-Request-ID`` kept as given (anything else is replaced: it ends up in every log line).
+SANE_REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
 
 
 class BodySizeLimitMiddleware:
@@ -75,4 +82,25 @@ class LocalDebugPagesMiddleware:
             if response.status_code == 404:
                 return handler(request, Http404("not found"))
             return handler(request)
+        return response
+
+
+class RequestIdMiddleware:
+    """Give every request an id: the client's ``X-Request-ID`` when it is a sane token (at most 64
+    of ``A-Z a-z 0-9 . _ -``; a proxy in front may set it), else a new one. Every line logged while
+    the request runs carries it (common.logging), and the response echoes it in ``X-Request-ID``."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        given = request.META.get("HTTP_X_REQUEST_ID", "")
+        request_id = given if SANE_REQUEST_ID.fullmatch(given) else uuid.uuid4().hex
+        request.request_id = request_id  # type: ignore[attr-defined]
+        tokens = log_context_bind(request_id=request_id)
+        try:
+            response = self.get_response(request)
+        finally:
+            log_context_unbind(tokens)
+        response["X-Request-ID"] = request_id
         return response

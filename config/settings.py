@@ -75,6 +75,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "config.middleware.RequestIdMiddleware",
     "config.middleware.LocalDebugPagesMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "config.middleware.ContentSecurityPolicyMiddleware",
@@ -141,7 +142,14 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    # While Redis is down each process falls back to its own memory, with a warning (common.cache).
+    CACHES = {
+        "default": {
+            "BACKEND": "common.cache.FallbackRedisCache",
+            "LOCATION": REDIS_URL,
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+        }
+    }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
@@ -185,6 +193,10 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_REQUEST_BODY
 
 #: Seconds an API token stays cached in each process (0 disables; see common.auth).
 TOKEN_CACHE_SECONDS = int(os.environ.get("TOKEN_CACHE_SECONDS", "30"))
+
+#: /metrics answers clients other than the loopback only with ``Authorization: Bearer <this>``
+#: (empty: local scrapes only; config.metrics).
+METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -264,6 +276,23 @@ CLOCK_ETA_HORIZON_SECONDS = float(os.environ.get("CLOCK_ETA_HORIZON_SECONDS", "3
 #: How often the sweep looks for overdue tables (Celery beat, or scripts/run's in-process sweeper).
 CLOCK_SWEEP_SECONDS = float(os.environ.get("CLOCK_SWEEP_SECONDS", "2"))
 
+# Backstops and health (games.botplay, games.health, common.tasks): see the README's "Operations".
+#: A bot on turn this long is sent its turn again by the bot sweep (unless a worker holds the lease).
+BOT_SWEEP_AFTER_SECONDS = float(os.environ.get("BOT_SWEEP_AFTER_SECONDS", "10"))
+BOT_SWEEP_SECONDS = float(os.environ.get("BOT_SWEEP_SECONDS", "5"))
+#: How long a worker computing a bot's move holds the turn (longer than any bot's thinking).
+BOT_LEASE_SECONDS = float(os.environ.get("BOT_LEASE_SECONDS", "30"))
+#: Readiness fails when a bot has been on turn this long.
+BOT_STRANDED_SECONDS = float(os.environ.get("BOT_STRANDED_SECONDS", "120"))
+#: Readiness fails when a timeout is this late (past deadline and grace) or the sweep this old.
+OVERDUE_SECONDS = float(os.environ.get("OVERDUE_SECONDS", "30"))
+#: A finished table's tournament task is looked for by the housekeeping sweep after this.
+TASK_SWEEP_AFTER_SECONDS = float(os.environ.get("TASK_SWEEP_AFTER_SECONDS", "60"))
+#: After a failed send, sends in the process are skipped this long (the sweeps cover them).
+BROKER_BACKOFF_SECONDS = float(os.environ.get("BROKER_BACKOFF_SECONDS", "5"))
+#: Each readiness probe of Redis gives up after this.
+HEALTH_TIMEOUT_SECONDS = float(os.environ.get("HEALTH_TIMEOUT_SECONDS", "0.5"))
+
 # Celery on Redis. Without REDIS_URL tasks run in-process (eagerly) and the clock sweep
 # runs as `manage.py clock_sweeper` beside the web server (scripts/run starts it).
 CELERY_BROKER_URL = REDIS_URL or "memory://localhost/"
@@ -282,12 +311,26 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_WORKER_ETA_TASK_LIMIT = int(os.environ.get("CELERY_WORKER_ETA_TASK_LIMIT", "20000"))
 # Redis redelivers an unacknowledged task after this; every ETA is far closer (CLOCK_ETA_HORIZON).
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+# A worker whose broker goes away keeps trying to reconnect, however long it takes.
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+# A web request that sends a task while Redis is down waits at most about a second for it
+# (then common.tasks logs it and leaves the work to the sweeps).
+CELERY_BROKER_CONNECTION_TIMEOUT = 1.0
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 1,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.2,
+}
 CELERY_TASK_DEFAULT_QUEUE = "default"
 #: Clock tasks get their own queue (and workers), so slow work never delays a timeout.
 CLOCK_QUEUE = os.environ.get("CLOCK_QUEUE", "clocks")
 BOT_QUEUE = os.environ.get("BOT_QUEUE", "bots")
 CELERY_TASK_ROUTES = {
     "games.tasks.clock_*": {"queue": CLOCK_QUEUE},
+    # The bot sweep only sends tasks: with the clocks, not behind the bots' searches.
+    "games.tasks.bot_sweep": {"queue": CLOCK_QUEUE},
     # Bots think for up to seconds: their own queue and workers, so they never delay a clock.
     "games.tasks.bot_*": {"queue": BOT_QUEUE},
     "ratings.tasks.*": {"queue": "slow"},
@@ -298,6 +341,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.tasks.clock_sweep",
         "schedule": CLOCK_SWEEP_SECONDS,
         "options": {"expires": CLOCK_SWEEP_SECONDS * 5},
+    },
+    "bot-sweep": {
+        "task": "games.tasks.bot_sweep",
+        "schedule": BOT_SWEEP_SECONDS,
+        "options": {"expires": BOT_SWEEP_SECONDS * 5},
     },
     "ladder-housekeeping": {
         "task": "tournaments.tasks.ladder_housekeeping",
@@ -311,7 +359,22 @@ CELERY_BEAT_SCHEDULE = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # Every line carries the request, task, table and ply it belongs to (common.logging): as JSON
+    # fields in production (or with LOG_FORMAT=json), else as a short suffix of the plain text.
+    "filters": {"context": {"()": "common.logging.ContextFilter"}},
+    "formatters": {
+        "json": {"()": "common.logging.JsonFormatter"},
+        "text": {"()": "common.logging.TextFormatter"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "filters": ["context"],
+            "formatter": "json"
+            if os.environ.get("LOG_FORMAT", "json" if PRODUCTION else "text").strip().lower() == "json"
+            else "text",
+        }
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {"django.db.backends": {"level": "WARNING"}, "celery": {"level": "WARNING"}},
 }
@@ -319,6 +382,8 @@ LOGGING = {
 if PRODUCTION:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    # Prometheus scrapes the service directly, over plain http inside the network (config.metrics).
+    SECURE_REDIRECT_EXEMPT = [r"^metrics$"]
     # SECURE_COOKIES=false only for a local container served over plain http.
     SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
     CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)

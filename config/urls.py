@@ -5,6 +5,7 @@ from drf_spectacular.views import SpectacularRedocView, SpectacularSwaggerSplitV
 
 from common.schema_api import SchemaApi
 from common.validation import register_id_converter
+from config.metrics import metrics
 from ratings import pages as rating_pages
 from tournaments import pages as tournament_pages
 from web import pages
@@ -39,6 +40,7 @@ urlpatterns = [
     path("accounts/login/", SignInView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
+    path("metrics", metrics, name="metrics"),
     path("api/v1/", include("games.urls")),
     path("api/v1/", include("ratings.urls")),
     path("api/v1/", include("tournaments.urls")),

@@ -1,6 +1,20 @@
 #!/bin/sh
 # web: migrate, then gunicorn; worker / beat: Celery; anything else runs as given.
 set -e
+# Metrics shared between processes (common.metrics): PROMETHEUS_MULTIPROC_DIR names the volume
+# shared by web, worker and beat; each container writes to a sub-folder of its own (process ids
+# of different containers collide) and /metrics adds up them all. The web service starts its own
+# sub-folder empty (the files of its processes gone before are stale).
+if [ -n "${PROMETHEUS_MULTIPROC_DIR:-}" ]; then
+  case "$1" in
+    web|worker|beat)
+      export PROMETHEUS_MULTIPROC_ROOT="${PROMETHEUS_MULTIPROC_ROOT:-$PROMETHEUS_MULTIPROC_DIR}"
+      export PROMETHEUS_MULTIPROC_DIR="$PROMETHEUS_MULTIPROC_ROOT/$1-${HOSTNAME:-$(hostname)}"
+      mkdir -p "$PROMETHEUS_MULTIPROC_DIR"
+      if [ "$1" = web ]; then find "$PROMETHEUS_MULTIPROC_DIR" -mindepth 1 -delete; fi
+      ;;
+  esac
+fi
 case "$1" in
   web)
     python manage.py migrate --no-input

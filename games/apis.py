@@ -23,7 +23,7 @@ from common.players import request_player
 from common.schema import ERROR
 from common.throttles import SignInLimits
 
-from . import selectors, services
+from . import health, selectors, services
 from .models import GameKind, Player, Table
 from .serializers import (
     HealthOut,
@@ -36,6 +36,7 @@ from .serializers import (
     PlayerDetailOut,
     PlayerOut,
     PositionsOut,
+    ReadyOut,
     RegisterIn,
     TableCreateIn,
     TableDetailOut,
@@ -56,6 +57,22 @@ class HealthApi(APIView):
     def get(self, request: Request) -> Response:
         Table.objects.only("id").first()
         return Response({"status": "ok", "time": timezone.now()})
+
+
+class ReadyApi(APIView):
+    """Readiness: can the service do its job? PostgreSQL, Redis and the queue depths, the age
+    of the last clock sweep, overdue tables and stranded bot turns. 503 when any check fails
+    (a load balancer takes the instance out; an alert fires); liveness stays ``health/``."""
+
+    permission_classes = [permissions.AllowAny]
+    throttle_classes: list[Any] = []
+
+    @extend_schema(responses={200: ReadyOut, 503: ReadyOut})
+    def get(self, request: Request) -> Response:
+        report = health.readiness()
+        status_text = "ready" if report.ok else "unready"
+        body = {"status": status_text, "time": timezone.now(), "checks": report.checks}
+        return Response(body, status=200 if report.ok else 503)
 
 
 # ---------------------------------------------------------------------- auth

@@ -6,7 +6,8 @@ check at the deadline (queue ``clocks``) and the bot's turn (queue ``bots``). Wi
 (``manage.py clock_sweeper``) sweeps the clocks and plays the bots every second.
 
 Tasks are sent by name, so the services that schedule them never import the task modules
-(which import the services).
+(which import the services). A send that fails (the broker down) is logged and left to the sweeps
+(common.tasks): the write that asked for it has committed and still succeeds.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from datetime import datetime
 
 from celery import current_app
 from django.db import transaction
+
+from common.tasks import send
 
 CLOCK_CHECK = "games.tasks.clock_check"
 BOT_MOVE = "games.tasks.bot_move"
@@ -29,11 +32,16 @@ def clock_check_after_commit(table_id: int, actions: int, due: datetime) -> None
     """Check the table's clock at ``due`` if it is still at ``actions`` actions then."""
     if in_process():
         return
-    transaction.on_commit(lambda: current_app.send_task(CLOCK_CHECK, args=(table_id, actions), eta=due))
+    transaction.on_commit(lambda: send(CLOCK_CHECK, (table_id, actions), eta=due))
 
 
 def bot_turn_after_commit(table_id: int, actions: int) -> None:
     """Let the bot on turn play, if the table is still at ``actions`` actions."""
     if in_process():
         return
-    transaction.on_commit(lambda: current_app.send_task(BOT_MOVE, args=(table_id, actions)))
+    transaction.on_commit(lambda: send(BOT_MOVE, (table_id, actions)))
+
+
+def bot_turn_now(table_id: int, actions: int) -> bool:
+    """Send the bot's turn at once (the bot sweep, outside any transaction)."""
+    return send(BOT_MOVE, (table_id, actions))

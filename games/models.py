@@ -101,6 +101,10 @@ class Table(models.Model):
     #: When the next automatic action is due (before grace): the flag of the seat on turn,
     #: or the first-move abort. Null when nothing is due (untimed, or not active).
     deadline = models.DateTimeField(null=True, blank=True)
+    #: A worker computing the bot's move for ``bot_lease_actions`` holds the turn until
+    #: ``bot_lease_until``, so the bot sweep does not start a second search (games.botplay).
+    bot_lease_actions = models.PositiveIntegerField(null=True, blank=True)
+    bot_lease_until = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
@@ -201,3 +205,14 @@ class Move(models.Model):
     def action(self) -> str:
         """The record line of this action: the notation or ``resign N`` / ``timeout N``."""
         return self.notation if self.kind == self.Kind.MOVE else f"{self.kind} {self.seat}"
+
+
+class Heartbeat(models.Model):
+    """When a background loop (the clock sweep, the bot sweep) last ran: read by the readiness
+    check, so a stopped beat or worker is seen (games.health)."""
+
+    name = models.CharField(max_length=32, primary_key=True)
+    at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.name} at {self.at:%Y-%m-%d %H:%M:%S}"

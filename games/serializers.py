@@ -263,6 +263,23 @@ class PlayerDetailOut(PlayerOut):
         fields = [*PlayerOut.Meta.fields, "tables"]
 
 
+class ReadyCheckOut(serializers.Serializer):
+    ok = serializers.BooleanField()
+
+
+class ReadyOut(serializers.Serializer):
+    status = serializers.CharField(help_text='"ready", or "unready" when any check fails (then 503)')
+    time = serializers.DateTimeField()
+    checks = serializers.DictField(
+        child=ReadyCheckOut(),
+        help_text=(
+            "database, redis (with queue depths: messages waiting per queue and `unacked`, held by "
+            "workers), clock_sweep (age of the last run), overdue_tables, bot_turns (stranded); "
+            "each with `ok` and its reading, or `error`."
+        ),
+    )
+
+
 class HealthOut(serializers.Serializer):
     status = serializers.CharField(help_text='"ok" when the database answers')
     time = serializers.DateTimeField(help_text="the server's clock")

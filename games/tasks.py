@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from . import botplay, guests, services
+from . import botplay, guests, health, services
 
 
 @shared_task(name="games.tasks.clock_check", acks_late=True)
@@ -16,13 +16,22 @@ def clock_check(table_id: int, actions: int) -> str:
 @shared_task(name="games.tasks.clock_sweep", acks_late=True)
 def clock_sweep() -> int:
     """Periodic backstop: apply every overdue timeout (lost, late or revoked checks)."""
-    return services.sweep_overdue()
+    applied = services.sweep_overdue()
+    health.beat(health.CLOCK_SWEEP)
+    return applied
 
 
 @shared_task(name="games.tasks.bot_move", acks_late=True)
 def bot_move(table_id: int, actions: int) -> str:
     """A bot is on turn: compute and submit its move (nothing if the table moved on)."""
     return botplay.bot_turn(table_id=table_id, expected_actions=actions)
+
+
+@shared_task(name="games.tasks.bot_sweep", acks_late=True)
+def bot_sweep() -> int:
+    """Periodic backstop: send again every bot turn that has waited too long (lost with a worker,
+    or never sent while the broker was down); a lease keeps a slow search from running twice."""
+    return botplay.sweep_bot_turns()
 
 
 @shared_task(name="games.tasks.guest_cleanup", acks_late=True)

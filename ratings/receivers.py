@@ -6,13 +6,12 @@ from typing import Any
 
 from django.dispatch import receiver
 
+from common.tasks import send
 from games.events import game_finished
 from games.results import GameResult
-
-from .tasks import rate_table
 
 
 @receiver(game_finished, dispatch_uid="ratings.on_game_finished")
 def on_game_finished(sender: Any, result: GameResult, **kwargs: Any) -> None:
     """A table finished: rate every pending table of its game, in finishing order."""
-    rate_table.delay(result.table_id)
+    send("ratings.tasks.rate_table", (result.table_id,))

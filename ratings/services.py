@@ -18,6 +18,7 @@ them in with one transaction: readers see the old ratings until it commits.
 
 from __future__ import annotations
 
+import logging
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -28,6 +29,7 @@ from django.db import connection, transaction
 from django.db.models import Model, QuerySet
 from django.utils import timezone
 
+from common import metrics
 from games import selectors as games
 from games.models import GameKind, Player, Table
 
@@ -35,6 +37,8 @@ from . import environment
 from .models import Rating, RatingChange, RatingLedger, RatingUpdate
 
 BATCH = 2000
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -86,6 +90,9 @@ def apply_pending(game: str, progress: Callable[[int, int], None] | None = None)
         _save_ratings(game, {p: c for p, c in current.items() if c.changed})
         if pending:
             RatingLedger.objects.filter(pk=ledger.pk).update(seq=ledger.seq + len(pending))
+    if pending:
+        metrics.rating_updates_applied(len(pending))
+        log.info("%s: rating updates applied for %d table(s)", game, len(pending))
     return len(pending)
 
 

@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
+import logging
+from datetime import timedelta
+
+from django.conf import settings
+from django.utils import timezone
+
 from games import selectors as game_reads
+from games.models import Table
 from games.results import GameResult
 
 from . import ladders, services
+from .models import Challenge, RoundTable
+
+log = logging.getLogger(__name__)
 
 
 def table_finished(*, table_id: int, result: GameResult | None = None) -> str:
@@ -15,3 +25,30 @@ def table_finished(*, table_id: int, result: GameResult | None = None) -> str:
     if result is not None:
         ladders.challenge_table_finished(result)
     return services.table_finished(table_id=table_id, result=result)
+
+
+def sweep_unrecorded(*, limit: int = 200) -> int:
+    """The backstop of the ``game_finished`` task: count every finished tournament table and record
+    every finished challenge that its task missed (the broker was down when the table ended, or
+    the task was lost with its worker). Tables are left alone for ``TASK_SWEEP_AFTER_SECONDS``
+    after they end, while their own task is normally on its way. Returns how many were handled."""
+    moment = timezone.now()
+    settled = moment - timedelta(seconds=settings.TASK_SWEEP_AFTER_SECONDS)
+    ended = (Table.Status.FINISHED, Table.Status.ABORTED)
+    tables = set(
+        RoundTable.objects.filter(
+            counted=False, table__status__in=ended, table__finished_at__lte=settled
+        ).values_list("table_id", flat=True)[:limit]
+    )
+    tables |= set(
+        Challenge.objects.filter(
+            outcome="",
+            table__status=Table.Status.FINISHED,
+            table__finished_at__lte=settled,
+            table__finished_at__gte=moment - timedelta(days=1),
+        ).values_list("table_id", flat=True)[:limit]
+    )
+    for table_id in sorted(tables):
+        log.warning("table %s ended without its tournament task: recording it now", table_id)
+        table_finished(table_id=table_id)
+    return len(tables)

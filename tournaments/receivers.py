@@ -6,12 +6,11 @@ from typing import Any
 
 from django.dispatch import receiver
 
+from common.tasks import send
 from games.events import game_finished
 from games.results import GameResult
-
-from .tasks import table_finished
 
 
 @receiver(game_finished, dispatch_uid="tournaments.on_game_finished")
 def on_game_finished(sender: Any, result: GameResult, **kwargs: Any) -> None:
-    table_finished.delay(result.table_id, result.to_dict())
+    send("tournaments.tasks.table_finished", (result.table_id, result.to_dict()))

@@ -21,5 +21,6 @@ def table_finished(table_id: int, result: dict[str, Any] | None = None) -> str:
 
 @shared_task(name="tournaments.tasks.ladder_housekeeping", acks_late=True)
 def ladder_housekeeping() -> dict[str, int]:
-    """Periodic: expire unanswered challenges and form tables from the matchmaking queues."""
-    return ladders.housekeeping()
+    """Periodic: expire unanswered challenges, form tables from the matchmaking queues, and record
+    finished tables whose own task was lost (the broker was down)."""
+    return {**ladders.housekeeping(), "recorded": finished.sweep_unrecorded()}

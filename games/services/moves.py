@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+import time
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -9,6 +11,9 @@ from django.db import transaction
 from django.utils import timezone
 
 import engine
+from common import metrics
+from common.errors import ServiceError
+from common.logging import log_context
 
 from .. import rows
 from ..clocks import SeatClock, TimeControl, charge, clamp_to_flag
@@ -17,6 +22,8 @@ from ..models import Move, Player, Table
 from ..selectors import current_state
 from .timeouts import timeout_if_due
 from .transitions import locked_table_and_seat, record_transition
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -40,8 +47,34 @@ def move_submit(
     loses on time instead, and gets 409 ``flagged``. A stale ``ply`` is refused
     with 409 and the current ply, unless it is an exact retry of the move this
     player already made at that ply, which returns the recorded move unchanged.
+
+    Counted in ``pacru_moves_adjudicated_total`` (by result: ``accepted``, ``retry`` or the
+    refusal's code) and timed; each outcome is logged with the table and the ply answered.
     """
-    now = now or timezone.now()
+    started = time.perf_counter()
+    with log_context(table_id=table_id, ply=ply):
+        try:
+            outcome = _submit(table_id, player, ply, move, now or timezone.now())
+        except ServiceError as exc:
+            metrics.move_adjudicated(exc.code, time.perf_counter() - started)
+            log.info("move %r refused: %s: %s", move[:80], exc.code, exc.detail)
+            raise
+        except Exception:
+            metrics.move_adjudicated("error", time.perf_counter() - started)
+            raise
+        result = "accepted" if outcome.created else "retry"
+        metrics.move_adjudicated(result, time.perf_counter() - started)
+        log.info(
+            "move %s %s: seat %s, table at ply %s",
+            outcome.move.notation,
+            "accepted" if outcome.created else "repeated (a retry)",
+            outcome.move.seat,
+            outcome.table.ply,
+        )
+        return outcome
+
+
+def _submit(table_id: int, player: Player, ply: int, move: str, now: datetime) -> MoveOutcome:
     with transaction.atomic():
         table, seat = locked_table_and_seat(table_id, player)
         on_turn = table.to_move

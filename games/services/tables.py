@@ -158,6 +158,9 @@ def _start(table: Table) -> None:
         table.clocks = {str(n): tc.initial_clock().to_dict() for n in range(1, table.players + 1)}
         fields += ["clocks", *set_deadline(table, tc, now)]
         schedule_clock_check(table)
+    else:
+        table.turn_started_at = now  # when the turn began (the bot sweep reads it)
+        fields.append("turn_started_at")
     table.save(update_fields=fields)
     schedule_bot_turn(table)
 

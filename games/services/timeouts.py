@@ -7,10 +7,14 @@ the timeout is still due, so it is applied exactly once however many paths fire.
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime
 
 from django.db import transaction
 from django.utils import timezone
+
+from common import metrics
+from common.logging import log_context
 
 from .. import rows
 from ..clocks import SeatClock
@@ -18,11 +22,23 @@ from ..models import Move, Table
 from ..selectors import current_state
 from .transitions import grace, record_transition
 
+log = logging.getLogger(__name__)
+
 
 def timeout_if_due(table: Table, now: datetime) -> str:
     """Apply the due timeout or first-move abort of a locked table; say which ('' if none)."""
     if table.status != Table.Status.ACTIVE or table.deadline is None or now < table.deadline + grace():
         return ""
+    lag = (now - (table.deadline + grace())).total_seconds()
+    with log_context(table_id=table.pk, ply=table.ply):
+        kind = _apply_timeout(table, now)
+        log.info("%s applied, %.3f s after the deadline and grace", kind, lag)
+    # Counted once committed (pacru_timeouts_applied_total, pacru_timeout_lag_seconds).
+    transaction.on_commit(lambda: metrics.timeout_applied(kind, lag), robust=True)
+    return kind
+
+
+def _apply_timeout(table: Table, now: datetime) -> str:
     if table.ply == 0 and table.no_show == "abort":
         table.status = Table.Status.ABORTED
         table.finished_at = now
@@ -59,7 +75,7 @@ def clock_timeout_apply(
     else, skipped).
     """
     now = now or timezone.now()
-    with transaction.atomic():
+    with log_context(table_id=table_id), transaction.atomic():
         table = (
             Table.objects.select_for_update(skip_locked=skip_locked)
             .filter(pk=table_id)
@@ -72,7 +88,8 @@ def clock_timeout_apply(
             return "not-active"
         if expected_actions is not None and table.actions != expected_actions:
             return "moved-on"
-        return timeout_if_due(table, now) or "not-due"
+        with log_context(ply=table.ply):
+            return timeout_if_due(table, now) or "not-due"
 
 
 def apply_due_timeouts(*, limit: int = 50) -> int:

@@ -98,6 +98,10 @@ def record_transition(table: Table, state: engine.State, now: Any) -> list[str]:
     tc = TimeControl.from_dict(table.time_control)
     if tc.timed and (table.to_move != before or state.is_over or state.last_move is not None):
         fields += set_deadline(table, tc, now)
+    elif not tc.timed and table.to_move is not None:
+        # Untimed: no clock runs, but the bot sweep reads how long a turn has waited.
+        table.turn_started_at = now
+        fields.append("turn_started_at")
     if "deadline" in fields:
         schedule_clock_check(table)
     schedule_bot_turn(table)

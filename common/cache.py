@@ -1,0 +1,94 @@
+"""The Redis cache, kept working while Redis is away.
+
+The cache holds only what can be rebuilt: throttle counters, cached API tokens, page tags. So
+when Redis does not answer, each process carries on with a memory cache of its own and logs a
+warning, rather than answering 500: throttles keep counting per process (they fail open across
+processes) and cached reads are recomputed. For ``BACKOFF_SECONDS`` after a failure, Redis is not
+tried again, so requests do not each wait for a connection that will be refused; then the next
+call tries Redis again and, if it answers, the shared cache is back.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from django.core.cache.backends.locmem import LocMemCache
+from django.core.cache.backends.redis import RedisCache
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+log = logging.getLogger(__name__)
+
+#: Seconds Redis is left alone after it failed to answer.
+BACKOFF_SECONDS = 5.0
+_UNAVAILABLE = (RedisConnectionError, RedisTimeoutError, OSError)
+
+
+class FallbackRedisCache(RedisCache):
+    """Django's Redis cache with a per-process memory cache while Redis is down."""
+
+    def __init__(self, server: str, params: dict[str, Any]) -> None:
+        super().__init__(server, params)
+        self._fallback = LocMemCache(f"redis-fallback-{id(self)}", {"TIMEOUT": params.get("TIMEOUT", 300)})
+        self._lock = threading.Lock()
+        self._down_until = 0.0
+
+    @property
+    def redis_down(self) -> bool:
+        """Whether Redis failed within the last ``BACKOFF_SECONDS`` (and is being left alone)."""
+        return time.monotonic() < self._down_until
+
+    def _either(self, name: str, *args: Any, **kwargs: Any) -> Any:
+        if not self.redis_down:
+            try:
+                return getattr(super(), name)(*args, **kwargs)
+            except _UNAVAILABLE as exc:
+                with self._lock:
+                    first = not self.redis_down
+                    self._down_until = time.monotonic() + BACKOFF_SECONDS
+                if first:
+                    log.warning(
+                        "cache: Redis does not answer (%s: %s); using this process's memory for %.0f s",
+                        type(exc).__name__,
+                        exc,
+                        BACKOFF_SECONDS,
+                    )
+        method: Callable[..., Any] = getattr(self._fallback, name)
+        return method(*args, **kwargs)
+
+    def add(self, *args: Any, **kwargs: Any) -> Any:
+        return self._either("add", *args, **kwargs)
+
+    def get(self, *args: Any, **kwargs: Any) -> Any:
+        return self._either("get", *args, **kwargs)
+
+    def set(self, *args: Any, **kwargs: Any) -> Any:
+        return self._either("set", *args, **kwargs)
+
+    def touch(self, *args: Any, **kwargs: Any) -> Any:
+        return self._either("touch", *args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> Any:
+        return self._either("delete", *args, **kwargs)
+
+    def get_many(self, *args: Any, **kwargs: Any) -> Any:
+        return self._either("get_many", *args, **kwargs)
+
+    def has_key(self, *args: Any, **kwargs: Any) -> Any:
+        return self._either("has_key", *args, **kwargs)
+
+    def incr(self, *args: Any, **kwargs: Any) -> Any:
+        return self._either("incr", *args, **kwargs)
+
+    def set_many(self, *args: Any, **kwargs: Any) -> Any:
+        return self._either("set_many", *args, **kwargs)
+
+    def delete_many(self, *args: Any, **kwargs: Any) -> Any:
+        return self._either("delete_many", *args, **kwargs)
+
+    def clear(self) -> Any:
+        return self._either("clear")
