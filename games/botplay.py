@@ -12,6 +12,7 @@ import logging
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db.models import Q
 from django.utils import timezone
 
@@ -85,6 +86,10 @@ def sweep_bot_turns(*, now: datetime | None = None, limit: int = 500) -> int:
         if to_move not in (bot_seats or []):
             continue
         if lease_actions == actions and lease_until is not None and lease_until > moment:
+            continue
+        # Sent again at most once per BOT_LEASE_SECONDS: while the bot workers are down, the
+        # queue holds one copy of each waiting turn, not one per sweep.
+        if not cache.add(f"bot-resent:{table_id}:{actions}", 1, timeout=settings.BOT_LEASE_SECONDS):
             continue
         log.warning("bot turn at table %s (action %s) has waited: sending it again", table_id, actions)
         if dispatch.in_process():

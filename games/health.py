@@ -24,10 +24,13 @@ log = logging.getLogger(__name__)
 CLOCK_SWEEP = "clock-sweep"
 BOT_SWEEP = "bot-sweep"
 
-#: The Celery queues the service uses (settings.CELERY_TASK_ROUTES) and kombu's hash of
-#: messages delivered to a worker but not yet acknowledged (ETA checks waiting in a worker).
-QUEUES = ("clocks", "bots", "default", "slow")
+#: kombu's hash of messages delivered to a worker but not yet acknowledged (ETA checks waiting).
 UNACKED = "unacked"
+
+
+def queues() -> tuple[str, ...]:
+    """The Celery queues the service uses (settings.CELERY_TASK_ROUTES)."""
+    return (settings.CLOCK_QUEUE, settings.BOT_QUEUE, "default", "slow")
 
 
 def beat(name: str, at: datetime | None = None) -> None:
@@ -84,13 +87,14 @@ def queue_depths() -> dict[str, int]:
     client = _redis()
     try:
         pipe = client.pipeline(transaction=False)
-        for queue in QUEUES:
+        names = queues()
+        for queue in names:
             pipe.llen(queue)
         pipe.hlen(UNACKED)
         counts = pipe.execute()
     finally:
         client.close()
-    return dict(zip((*QUEUES, UNACKED), (int(n) for n in counts), strict=True))
+    return dict(zip((*names, UNACKED), (int(n) for n in counts), strict=True))
 
 
 @dataclass

@@ -46,8 +46,6 @@ def history_svg(
         f'<svg class="rating-chart" role="img" aria-label="{escape(title)}" viewBox="0 0 {width} {height}" '
         f'width="{width}" height="{height}" xmlns="http://www.w3.org/2000/svg">'
         f"<title>{escape(title)}</title>"
-        f"<style>.grid{{stroke:#ddd}} text{{font:11px sans-serif;fill:#555}} "
-        f".band{{fill:#9ab7e0;opacity:.45}} .line{{fill:none;stroke:#23395d;stroke-width:2}}</style>"
         f"{''.join(ticks)}"
         f'<polygon class="band" points="{" ".join(upper + lower)}"/>'
         f'<polyline class="line" points="{line}"/>'

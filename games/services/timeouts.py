@@ -113,6 +113,8 @@ def sweep_overdue(*, now: datetime | None = None, batch: int = 200, budget_secon
     applied = 0
     seen: set[int] = set()
     while (timezone.now() - started).total_seconds() < budget_seconds:
+        # ``moment`` picks the overdue tables; each is then applied at its own "now", so the next
+        # seat's clock starts when the timeout is written, not when the batch began.
         moment = now or timezone.now()
         due = list(
             Table.objects.filter(status=Table.Status.ACTIVE, deadline__lte=moment - grace())
@@ -124,7 +126,7 @@ def sweep_overdue(*, now: datetime | None = None, batch: int = 200, budget_secon
             break
         for table_id in due:
             seen.add(table_id)
-            if clock_timeout_apply(table_id=table_id, skip_locked=True, now=moment) in ("timeout", "aborted"):
+            if clock_timeout_apply(table_id=table_id, skip_locked=True, now=now) in ("timeout", "aborted"):
                 applied += 1
                 seen.discard(table_id)  # the next seat may be overdue too (a late sweep)
     return applied

@@ -202,3 +202,24 @@ def test_readiness_reports_each_check_and_fails_without_a_recent_clock_sweep(
     r = anon.get("/api/v1/health/ready/")
     assert r.status_code == 503 and r.json()["checks"]["overdue_tables"]["count"] == 1
     assert anon.get("/api/v1/health/").status_code == 200
+
+
+def test_a_sweep_applies_each_timeout_at_its_own_time_not_the_batch_start(alice: Actor, bob: Actor) -> None:
+    """Otherwise the next seat's clock would start, and the result be dated, before the timeout
+    was written: the last tables of a long batch would lose the time the batch took."""
+    tables = []
+    for n in range(3):
+        table = services.table_create(
+            creator=alice.player,
+            game="pacru",
+            players=2,
+            time_control={"kind": "fischer", "base": 60, "increment": 0},
+        )
+        services.seat_join(table_id=table.pk, player=bob.player)
+        services.move_submit(table_id=table.pk, player=alice.player, ply=0, move="e1-e2")
+        Table.objects.filter(pk=table.pk).update(deadline=timezone.now() - timedelta(seconds=10 - n))
+        tables.append(table)
+    assert services.sweep_overdue() == 3  # in deadline order: tables[0] first
+    written = [Move.objects.get(table=t, kind="timeout").played_at for t in tables]
+    ended = [Table.objects.get(pk=t.pk).finished_at for t in tables]
+    assert ended[1] >= written[0] and ended[2] >= written[1], (ended, written)
