@@ -230,19 +230,29 @@ def main() -> None:
         action="store_true",
         help="instead of moves, GET /api/v1/health/ (a DRF view reading one row) as fast as answered",
     )
+    parser.add_argument(
+        "--logs",
+        action="store_true",
+        help="log as production does (INFO, JSON: one line per move) to a file, instead of warnings only",
+    )
     args = parser.parse_args()
 
     db_url = setup_database(args.database, "pacru_bench")
     print(f"preparing {args.tables} {args.game} tables in {db_url} …", flush=True)
     work = prepare(db_url, args.tables, args.game)
     env = {**os.environ, "DATABASE_URL": db_url, "THROTTLE_OFF": "1", "DEBUG": "0", "LOG_LEVEL": "WARNING"}
+    log_file = None
+    if args.logs:
+        env.update(LOG_LEVEL="INFO", LOG_FORMAT="json")
+        log_file = open("/tmp/load_moves_server.log", "w")  # noqa: SIM115  (closed with the server)
+        print("server log (JSON, INFO): /tmp/load_moves_server.log", flush=True)
     server = subprocess.Popen(
         [
             sys.executable, "-m", "gunicorn", "-c", "config/gunicorn.py", "config.wsgi",
             "--bind", f"127.0.0.1:{args.port}",
             "--workers", str(args.workers), "--threads", str(args.threads), "--log-level", "warning",
         ],
-        cwd=ROOT, env=env, start_new_session=True,
+        cwd=ROOT, env=env, start_new_session=True, stderr=log_file,
     )  # fmt: skip
     try:
         wait_for(args.port)

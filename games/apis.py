@@ -9,7 +9,7 @@ from django.contrib.auth import authenticate
 from django.db.models import QuerySet
 from django.http import HttpResponse
 from django.utils import timezone
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import generics, permissions, status
 from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import Throttled
@@ -19,6 +19,7 @@ from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from common.errors import InvalidInput, NotFound
+from common.pagination import CursorPage
 from common.players import request_player
 from common.schema import ERROR
 from common.throttles import SignInLimits
@@ -135,12 +136,17 @@ class TableFilter(django_filters.FilterSet):
         return selectors.tables_with_open_seats(qs) if value else qs
 
 
+@extend_schema_view(get=extend_schema(responses={200: TableOut(many=True), 404: ERROR}))
 class TableListApi(generics.ListAPIView):
+    """Tables, newest first, a keyset page at a time (``next``/``previous`` links, no count)."""
+
     serializer_class = TableOut
     filterset_class = TableFilter
+    pagination_class = CursorPage
+    cursor_ordering = "-id"  # ids grow with creation time: newest first, on an index
 
     def get_queryset(self) -> QuerySet[Table]:
-        return selectors.table_list().order_by("-created_at")
+        return selectors.table_list().defer(*selectors.LIST_DEFERRED)
 
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         # A reader never sees a clock below zero without its timeout applied.
@@ -342,12 +348,18 @@ class PlayerFilter(django_filters.FilterSet):
         fields = ["is_bot", "search"]
 
 
+@extend_schema_view(get=extend_schema(responses={200: PlayerOut(many=True), 404: ERROR}))
 class PlayerListApi(generics.ListAPIView):
+    """Players in the order they registered (``id``: unique and unchanging, unlike a display
+    name, as a keyset page needs), a keyset page at a time."""
+
     serializer_class = PlayerOut
     filterset_class = PlayerFilter
+    pagination_class = CursorPage
+    cursor_ordering = "id"
 
     def get_queryset(self) -> QuerySet[Player]:
-        return selectors.player_list().order_by("display_name")
+        return selectors.player_list()
 
 
 class PlayerDetailApi(APIView):

@@ -111,11 +111,25 @@ class Table(models.Model):
         constraints = [
             models.CheckConstraint(condition=Q(players__gte=2, players__lte=4), name="table_players_2_to_4"),
         ]
+        # Every list and tag reads a bounded slice of an index, however long the history grows
+        # (README "Scale with history"): ids grow with creation time, so "newest first" is -id.
         indexes = [
             models.Index(
                 fields=["deadline"],
                 condition=Q(status="active", deadline__isnull=False),
                 name="table_due_idx",
+            ),
+            # The lists by status, newest first (open tables, the API's ?status=).
+            models.Index(fields=["status", "-id"], name="table_status_id_idx"),
+            # Finished tables, last finished first (lobby, API ?status=finished&ordering=...).
+            models.Index(fields=["status", "-finished_at"], name="table_status_finished_idx"),
+            # The lobby's change tag: the last table to end (finished or aborted).
+            models.Index(
+                fields=["-finished_at"], condition=Q(finished_at__isnull=False), name="table_ended_idx"
+            ),
+            # Games being played, last started first (lobby).
+            models.Index(
+                fields=["-started_at"], condition=Q(status="active"), name="table_active_started_idx"
             ),
         ]
 
@@ -163,6 +177,8 @@ class Seat(models.Model):
             models.UniqueConstraint(fields=["table", "number"], name="seat_number_unique"),
             models.UniqueConstraint(fields=["table", "player"], name="seat_player_unique"),
         ]
+        # A player's tables, newest first, a page at a time (player pages, "my tables").
+        indexes = [models.Index(fields=["player", "-table"], name="seat_player_table_idx")]
 
     def __str__(self) -> str:
         return f"seat {self.number} of table {self.table_id}: {self.player}"

@@ -6,7 +6,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Count, F, Max, Prefetch, Q, QuerySet, Sum
+from django.db.models import Count, F, IntegerField, Max, OuterRef, Prefetch, QuerySet, Subquery, Sum
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 import engine
@@ -30,24 +31,77 @@ def current_state(table: Table) -> engine.State:
     return engine.load(table.position)
 
 
+class TableRows(QuerySet[Table]):
+    """Tables with their seats prefetched; each row also carries ``seats_taken``, counted off the
+    prefetched seats (no aggregate: a ``COUNT`` over the joined seats would make the database
+    group every matching table of the history before it could sort and take a page)."""
+
+    def _prefetch_related_objects(self) -> None:
+        super()._prefetch_related_objects()  # type: ignore[misc]
+        for table in self._result_cache or ():
+            cache = getattr(table, "_prefetched_objects_cache", {})
+            if isinstance(table, Table) and "seats" in cache and not hasattr(table, "seats_taken"):
+                table.seats_taken = len(cache["seats"])  # type: ignore[attr-defined]
+
+
+#: Columns no list shows (``TableOut``): the set-up position of imports and the bots' seats.
+#: ``position`` stays: the list's ``scores`` and a game's live markers are read from it.
+LIST_DEFERRED = ("initial_position", "bot_seats")
+
+
+def _seat_count() -> Subquery:
+    """The number of seats taken at the outer table: a subquery per row (the seat index), run only
+    for the rows a filter or a page reads, never a ``GROUP BY`` over the history."""
+    seats = Seat.objects.filter(table=OuterRef("pk")).order_by().values("table")
+    return Subquery(seats.annotate(n=Count("*")).values("n"), output_field=IntegerField())
+
+
 def table_list() -> QuerySet[Table]:
+    """Tables with their creator and seats (prefetched; ``seats_taken`` from them), unordered.
+    Lists take ``.defer(*LIST_DEFERRED)``."""
     return (
-        Table.objects.select_related("created_by__user")
+        TableRows(model=Table)
+        .select_related("created_by__user")
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player__user")))
-        .annotate(seats_taken=Count("seats", distinct=True))
     )
 
 
 def tables_with_open_seats(qs: QuerySet[Table]) -> QuerySet[Table]:
-    return qs.filter(status=Table.Status.OPEN, seats_taken__lt=F("players"))
+    """Open tables with a free seat: the seat count is a subquery over open tables only."""
+    return (
+        qs.filter(status=Table.Status.OPEN)
+        .annotate(seats_taken=Coalesce(_seat_count(), 0))
+        .filter(seats_taken__lt=F("players"))
+    )
 
 
 def tables_of_player(qs: QuerySet[Table], player_id: int) -> QuerySet[Table]:
-    return qs.filter(Q(seats__player_id=player_id)).distinct()
+    """The tables where the player has a seat: a plain join (one seat per player and table, so no
+    ``DISTINCT``), which walks ``seat_player_table_idx`` newest table first."""
+    return qs.filter(seats__player_id=player_id)
 
 
 def table_detail(table_id: int) -> Table:
-    return table_list().get(pk=table_id)
+    """One table with its seats. An archived table (a finished one whose stored position was
+    dropped, see ``manage.py archive_tables``) gets its position back from the move log, so it
+    reads exactly as before."""
+    table = table_list().get(pk=table_id)
+    if table.position is None and table.started_at is not None:
+        table.position = replayed_state(table).to_dict()
+    return table
+
+
+def replayed_state(table: Table, moves: Iterable[Move] | None = None) -> engine.State:
+    """The table's state after its recorded actions, replayed from the start (the move log is
+    the source of truth; ``Table.position`` is its cached end)."""
+    state = initial_state(table)
+    for move in moves if moves is not None else Move.objects.filter(table=table).order_by("seq"):
+        state = (
+            state.play(move.notation)
+            if move.kind == Move.Kind.MOVE
+            else state.eliminate(move.seat, move.kind)
+        )
+    return state
 
 
 def move_history(table: Table) -> list[Move]:
@@ -68,11 +122,16 @@ def legal_for_turn(table: Table) -> dict[str, Any]:
 
 
 def player_list() -> QuerySet[Player]:
-    return Player.objects.select_related("user").annotate(tables_played=Count("seats"))
+    """Players with ``tables_played``: a subquery per row (``seat_player_table_idx``), so a page
+    of players counts its own seats only, not every player's."""
+    seats = Seat.objects.filter(player=OuterRef("pk")).order_by().values("player")
+    played = Subquery(seats.annotate(n=Count("*")).values("n"), output_field=IntegerField())
+    return Player.objects.select_related("user").annotate(tables_played=Coalesce(played, 0))
 
 
 def player_tables(player: Player, limit: int = 50) -> QuerySet[Table]:
-    return table_list().filter(seats__player=player).order_by("-created_at")[:limit]
+    """The player's latest ``limit`` tables, newest first: read off ``seat_player_table_idx``."""
+    return tables_of_player(table_list().defer(*LIST_DEFERRED), player.pk).order_by("-id")[:limit]
 
 
 def table_version(table_id: int) -> tuple[str, bool] | None:
@@ -123,11 +182,17 @@ def table_positions(table: Table, start: int = 0) -> dict[str, Any]:
 
 def lobby_version(user_id: int | None) -> str:
     """A cheap tag of everything the lobby shows: it changes when a table opens, fills, moves,
-    finishes or is aborted (one aggregate query over the tables still in play)."""
+    finishes or is aborted. One aggregate over the tables still in play (the status index) and
+    the last end read off the end of an index: its cost does not grow with finished history."""
     live = Table.objects.filter(status__in=[Table.Status.OPEN, Table.Status.ACTIVE]).aggregate(
         n=Count("id", distinct=True), seats=Count("seats"), actions=Sum("actions"), newest=Max("id")
     )
-    last = Table.objects.aggregate(finished=Max("finished_at"))["finished"]
+    last = (
+        Table.objects.filter(finished_at__isnull=False)
+        .order_by("-finished_at")
+        .values_list("finished_at", flat=True)
+        .first()
+    )
     stamp = last.timestamp() if last else 0
     return f"lobby-{user_id}-{live['n']}-{live['seats']}-{live['actions']}-{live['newest']}-{stamp:.3f}"
 
@@ -213,3 +278,20 @@ def seatings(table_ids: Iterable[int]) -> dict[int, list[int]]:
     ):
         out.setdefault(table_id, []).append(player_id)
     return out
+
+
+def player_tables_page(player_id: int, *, before: int | None = None, limit: int = 20) -> list[Table]:
+    """A page of the player's tables, newest first, with their seats: those with an id below
+    ``before`` (keyset paging along ``seat_player_table_idx``: any page costs what the first
+    does). The positions are not read."""
+    seats = Seat.objects.filter(player_id=player_id)
+    if before is not None:
+        seats = seats.filter(table_id__lt=before)
+    ids = list(seats.order_by("-table_id").values_list("table_id", flat=True)[:limit])
+    tables = (
+        Table.objects.filter(pk__in=ids)
+        .defer("position", "initial_position", "clocks")
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
+        .order_by("-id")
+    )
+    return list(tables)

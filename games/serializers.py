@@ -175,12 +175,15 @@ class TableOut(serializers.ModelSerializer):
         return TimeControl.from_dict(table.time_control).describe()
 
     def get_seats_taken(self, table: Table) -> int:
-        annotated = getattr(table, "seats_taken", None)
-        return annotated if annotated is not None else table.seats.count()
+        # The prefetched seats (selectors.table_list): no aggregate over the list's query.
+        return len(table.seats.all())
 
     def get_scores(self, table: Table) -> dict[str, int]:
         if not table.position:
-            return {}
+            # A finished table's markers are in its result too, which archiving keeps (lists do not
+            # rebuild an archived position from the move log).
+            stored = (table.result or {}).get("scores") if isinstance(table.result, dict) else None
+            return {str(seat): int(n) for seat, n in stored.items()} if isinstance(stored, dict) else {}
         return {str(seat): n for seat, n in engine.position_scores(table.position).items()}
 
     def get_target(self, table: Table) -> int | None:

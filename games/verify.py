@@ -34,7 +34,7 @@ def verify_table(table: Table) -> list[str]:
         except engine.IllegalMove as exc:
             problems.append(f"action {move.seq} ({move.action}) does not replay: {exc}")
             return problems
-    if table.position != state.to_dict():
+    if table.position is not None and table.position != state.to_dict():  # None: archived
         problems.append(f"stored position differs from the replayed one (ply {table.ply} vs {state.ply})")
     if table.ply != state.ply or table.actions != len(moves):
         problems.append(f"stored ply/actions {table.ply}/{table.actions}, replay {state.ply}/{len(moves)}")

@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from common.errors import InvalidInput, NotFound
+from common.pagination import CursorPage
 from common.schema import ERROR
 from games.models import GameKind
 
 from . import environment, selectors, services
-from .serializers import LeaderboardOut, LeaderboardQuery, PlayerRatingsOut, QualityOut
+from .serializers import LeaderboardOut, LeaderboardQuery, PlayerRatingsOut, QualityOut, RatingChangeOut
 
 
 def _game(game: str) -> str:
@@ -49,10 +51,27 @@ class LeaderboardApi(APIView):
         return Response(LeaderboardOut(page).data)
 
 
+class PlayerRatingsPageOut(PlayerRatingsOut):
+    """A player's ratings and one keyset page of their rating history, newest first."""
+
+    history = RatingChangeOut(many=True, help_text="one page, newest first: follow `next` for older")
+    next = serializers.URLField(allow_null=True, help_text="the next (older) page, or null at the end")
+    previous = serializers.URLField(allow_null=True, help_text="the page before (newer), or null")
+
+
 class PlayerRatingsApi(APIView):
+    """A player's ratings, and their rating history a keyset page at a time (a long career is
+    not read whole): ``?limit=`` changes (default 50, at most 500), ``next`` for older ones."""
+
+    cursor_ordering = ("-at", "-table_id")
+
     @extend_schema(
-        parameters=[OpenApiParameter("game", str, description="history of this game only")],
-        responses={200: PlayerRatingsOut, 404: ERROR},
+        parameters=[
+            OpenApiParameter("game", str, description="history of this game only"),
+            OpenApiParameter("cursor", str, description="the page: from a `next` or `previous` link"),
+            OpenApiParameter("limit", int, description="changes per page (default 50, at most 500)"),
+        ],
+        responses={200: PlayerRatingsPageOut, 404: ERROR},
     )
     def get(self, request: Request, player_id: int) -> Response:
         game = request.query_params.get("game")
@@ -61,7 +80,10 @@ class PlayerRatingsApi(APIView):
             raise NotFound(f"there is no player {player_id}")
         if game:
             _game(game)
-        return Response(PlayerRatingsOut(found).data)
+        pages = CursorPage()
+        found.history = pages.paginate_queryset(found.history, request, view=self) or []
+        body = PlayerRatingsOut(found).data
+        return Response({**body, "next": pages.get_next_link(), "previous": pages.get_previous_link()})
 
 
 class QualityApi(APIView):

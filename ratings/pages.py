@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.safestring import mark_safe
 
+from games import selectors as game_reads
 from games.models import GameKind, Player
 
 from . import environment, selectors
@@ -34,10 +37,10 @@ def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
         raise Http404("no such player")
     sections = []
     for rating in selectors.player_ratings(player):
-        changes = selectors.history(player, rating.game)
-        points = [(environment.MU, environment.SIGMA)] if changes else []
-        if changes:
-            points[0] = (changes[0].mu_before, changes[0].sigma_before)
+        # The chart shows the last CHART_POINTS changes; the cost stays the same for a player
+        # with ten games or ten thousand (rating_history_idx, read backwards).
+        changes = selectors.recent_history(player, rating.game, CHART_POINTS)
+        points = [(changes[0].mu_before, changes[0].sigma_before)] if changes else []
         points += [(c.mu_after, c.sigma_after) for c in changes]
         label = GameKind(rating.game).label
         sections.append(
@@ -48,7 +51,25 @@ def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
                 "chart": mark_safe(
                     history_svg(points, title=f"{player.display_name}: {label} rating history")
                 ),
+                "charted": len(changes),
                 "recent": list(reversed(changes[-15:])),
             }
         )
-    return render(request, "ratings/player.html", {"player": player, "sections": sections})
+    games, older = _games_page(player, request.GET.get("before"))
+    context = {"player": player, "sections": sections, "games": games, "older": older}
+    return render(request, "ratings/player.html", context)
+
+
+#: Rating changes drawn on a player's chart (the most recent ones).
+CHART_POINTS = 500
+#: Tables per page of a player's game list.
+GAMES_PER_PAGE = 20
+
+
+def _games_page(player: Player, before: str | None) -> tuple[list[Any], int | None]:
+    """A page of the player's tables, newest first, before the table id ``before`` (keyset: the
+    page costs the same on the first page and the five-hundredth); and the id to continue from."""
+    start = int(before) if before and before.isdigit() and len(before) < 19 else None
+    rows = game_reads.player_tables_page(player.pk, before=start, limit=GAMES_PER_PAGE + 1)
+    older = rows[GAMES_PER_PAGE - 1].pk if len(rows) > GAMES_PER_PAGE else None
+    return rows[:GAMES_PER_PAGE], older

@@ -81,20 +81,40 @@ def leaderboard_page(
 
 @dataclass
 class PlayerRatings:
-    """A player's ratings (by game) and rating history (oldest first)."""
+    """A player's ratings (by game) and rating history: all of it (oldest first), or the rows
+    for the API to page through (:func:`history_rows`)."""
 
     player: int
     ratings: list[Rating]
-    history: list[RatingChange]
+    history: list[RatingChange] | QuerySet[RatingChange]
+
+
+def history_rows(player_id: int, game: str | None = None) -> QuerySet[RatingChange]:
+    """A player's rating changes, unordered, for keyset pages (the API reads them newest first,
+    along ``rating_history_idx`` when ``game`` is given). The tables are not read: a change
+    names its table by id."""
+    qs = RatingChange.objects.filter(player_id=player_id)
+    return qs.filter(game=game) if game else qs
 
 
 def player_ratings_history(player_id: int, game: str | None = None) -> PlayerRatings | None:
-    """``None`` when there is no such player; ``game``: that game's history only."""
+    """``None`` when there is no such player; ``game``: that game's history only. The history is
+    :func:`history_rows`' (unevaluated): the API takes one page of it."""
     player = Player.objects.filter(pk=player_id).first()
     if player is None:
         return None
-    return PlayerRatings(player=player_id, ratings=player_ratings(player), history=history(player, game))
+    return PlayerRatings(
+        player=player_id, ratings=player_ratings(player), history=history_rows(player_id, game)
+    )
 
 
 def players_by_id(ids: list[int]) -> list[Player]:
     return list(Player.objects.filter(pk__in=ids))
+
+
+def recent_history(player: Player, game: str, limit: int) -> list[RatingChange]:
+    """The player's last ``limit`` rating changes in ``game``, oldest first: read backwards along
+    ``rating_history_idx``, so the cost is the page's, whatever the player's number of games."""
+    rows = list(RatingChange.objects.filter(player=player, game=game).order_by("-at", "-table_id")[:limit])
+    rows.reverse()
+    return rows

@@ -5,18 +5,21 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import QuerySet
 from drf_spectacular.utils import OpenApiParameter, PolymorphicProxySerializer, extend_schema
-from rest_framework import permissions, status
+from rest_framework import generics, permissions, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from common.errors import InvalidInput, NotFound
+from common.pagination import CursorPage
 from common.players import request_player
 from common.schema import ERROR
 from games.models import GameKind, Player
 
 from . import ladders, organisers, selectors, services
+from .models import Tournament
 from .serializers import (
     ChallengeAcceptedOut,
     ChallengeIn,
@@ -98,7 +101,22 @@ class LeagueJoinApi(APIView):
         return Response(LeagueOut(selectors.league_summary(slug)).data)
 
 
-class TournamentListApi(APIView):
+class TournamentListApi(generics.ListAPIView):
+    """Tournaments, newest first, a keyset page at a time (``next``/``previous`` links, no count):
+    a club's events pile up over the years."""
+
+    serializer_class = TournamentOut
+    pagination_class = CursorPage
+    cursor_ordering = "-id"  # ids grow with creation time: newest first
+    filter_backends: list[Any] = []  # the filters are the selector's arguments
+
+    def get_queryset(self) -> QuerySet[Tournament]:
+        q = self.request.query_params
+        rows = selectors.tournament_list(
+            status=q.get("status"), game=q.get("game"), format=q.get("format"), league=q.get("league")
+        )
+        return rows.defer("schedule", "seeds")  # a round robin's whole schedule: not listed
+
     @extend_schema(
         parameters=[
             OpenApiParameter("status", str, description="only tournaments with this status"),
@@ -106,15 +124,11 @@ class TournamentListApi(APIView):
             OpenApiParameter("format", str, description="only this format, e.g. swiss"),
             OpenApiParameter("league", str, description="only this league's (its slug)"),
         ],
-        responses={200: TournamentOut(many=True), **_errors(400)},
+        responses={200: TournamentOut(many=True), **_errors(400), 404: ERROR},
         operation_id="tournaments_list",
     )
-    def get(self, request: Request) -> Response:
-        q = request.query_params
-        qs = selectors.tournament_list(
-            status=q.get("status"), game=q.get("game"), format=q.get("format"), league=q.get("league")
-        )
-        return Response(TournamentOut(qs[:200], many=True).data)
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
 
     @extend_schema(
         request=TournamentIn,

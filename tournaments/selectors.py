@@ -10,7 +10,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Count, F, Func, OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.db.models import Count, F, Func, OuterRef, Prefetch, QuerySet, Subquery
 from django.utils import timezone
 
 from common.errors import NotFound
@@ -222,11 +222,6 @@ def find_player(player_id: int | str | None) -> Player | None:
     return Player.objects.filter(pk=player_id).first()
 
 
-def _registered() -> Count:
-    """The players registered and not withdrawn, as an annotation of tournaments."""
-    return Count("registrations", filter=~Q(registrations__status=Registration.Status.WITHDRAWN))
-
-
 def _count(qs: QuerySet[Any]) -> Subquery:
     """``qs.count()`` for each outer row, as a subquery (``qs`` filters on ``OuterRef``): no join, so
     several counts of one row do not multiply each other."""
@@ -285,7 +280,12 @@ def tournament_list(
 ) -> QuerySet[Tournament]:
     """Tournaments, newest first, with their league and ``registered`` (players not withdrawn);
     filtered by whichever of the arguments is given (``league``: the league's slug)."""
-    qs = Tournament.objects.select_related("league").annotate(registered=_registered()).order_by("-created")
+    # ``registered`` a subquery per row: a page of the list counts its own registrations only.
+    not_withdrawn = Registration.objects.filter(tournament=OuterRef("pk")).exclude(
+        status=Registration.Status.WITHDRAWN
+    )
+    qs = Tournament.objects.select_related("league").annotate(registered=_count(not_withdrawn))
+    qs = qs.order_by("-created")
     for key, value in (("status", status), ("game", game), ("format", format)):
         if value is not None:
             qs = qs.filter(**{key: value})

@@ -105,8 +105,8 @@ def _lobby_context(request: HttpRequest) -> dict[str, Any]:
     if me is not None:
         for t in (
             selectors.tables_of_player(tables, me.pk)
-            .exclude(status__in=[Table.Status.FINISHED, Table.Status.ABORTED])
-            .order_by("-created_at")[:20]
+            .filter(status__in=[Table.Status.OPEN, Table.Status.ACTIVE])
+            .order_by("-id")[:20]
         ):
             my_seat = next((s.number for s in t.seats.all() if s.player_id == me.pk), None)
             mine.append({"t": t, "your_turn": t.status == Table.Status.ACTIVE and t.to_move == my_seat})
@@ -115,7 +115,9 @@ def _lobby_context(request: HttpRequest) -> dict[str, Any]:
         "mine": mine,
         "mine_ids": {m["t"].pk for m in mine},
         "your_turns": sum(1 for m in mine if m["your_turn"]),
-        "open_tables": selectors.tables_with_open_seats(tables).order_by("-created_at")[:20],
+        # Each list reads the head of an index (games.models.Table.Meta): its cost does not grow
+        # with the finished history.
+        "open_tables": selectors.tables_with_open_seats(tables).order_by("-id")[:20],
         "active_tables": tables.filter(status=Table.Status.ACTIVE).order_by("-started_at")[:20],
         "finished_tables": tables.filter(status=Table.Status.FINISHED).order_by("-finished_at")[:10],
     }

@@ -131,13 +131,14 @@ def test_a_players_ratings_and_history_have_the_documented_shape(rated: list[Pla
     path = "/api/v1/players/{player_id}/ratings/"
     me = rated[0]
     body = check(schema, path, "get", api.get(f"/api/v1/players/{me.pk}/ratings/"))
-    assert list(body) == ["player", "ratings", "history"] and body["player"] == me.pk
+    assert list(body) == ["player", "ratings", "history", "next", "previous"] and body["player"] == me.pk
+    assert body["next"] is None and body["previous"] is None  # one page: the history is short
     assert [r["game"] for r in body["ratings"]] == ["azacru", "pacru"]
     assert all(
         list(r) == ["game", "mu", "sigma", "conservative", "games", "provisional", "last_played"]
         for r in body["ratings"]
     )
-    changes = list(RatingChange.objects.filter(player=me).order_by("at", "table_id"))
+    changes = list(RatingChange.objects.filter(player=me).order_by("-at", "-table_id"))  # newest first
     assert len(body["history"]) == len(changes)
     for row, c in zip(body["history"], changes, strict=True):
         assert list(row) == [
