@@ -130,8 +130,11 @@ def player_list() -> QuerySet[Player]:
 
 
 def player_tables(player: Player, limit: int = 50) -> QuerySet[Table]:
-    """The player's latest ``limit`` tables, newest first: read off ``seat_player_table_idx``."""
-    return tables_of_player(table_list().defer(*LIST_DEFERRED), player.pk).order_by("-id")[:limit]
+    """The player's latest ``limit`` tables, newest first. The ids are read off
+    ``seat_player_table_idx`` first: a join ordered by the table id lets PostgreSQL walk every
+    newer table of everyone before it reaches a player whose games are all old."""
+    ids = Seat.objects.filter(player=player).order_by("-table_id").values_list("table_id", flat=True)[:limit]
+    return table_list().defer(*LIST_DEFERRED).filter(pk__in=list(ids)).order_by("-id")
 
 
 def table_version(table_id: int) -> tuple[str, bool] | None:
