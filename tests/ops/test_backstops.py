@@ -19,7 +19,7 @@ from tests.celery_worker import conf_get, conf_set, use_broker
 from tournaments import finished
 from tournaments.models import RoundTable
 
-from ..games.conftest import Actor, as_organiser
+from ..games.conftest import Actor, as_organiser, started_table
 from .redis_server import free_port
 
 pytestmark = pytest.mark.django_db
@@ -191,13 +191,7 @@ def test_readiness_reports_each_check_and_fails_without_a_recent_clock_sweep(
     assert anon.get("/api/v1/health/ready/").status_code == 503
     health.beat(health.CLOCK_SWEEP)
     # A table whose timeout is overdue (nobody applied it) fails readiness; liveness stays 200.
-    table = services.table_create(
-        creator=alice.player,
-        game="pacru",
-        players=2,
-        time_control={"kind": "fischer", "base": 60, "increment": 0},
-    )
-    services.seat_join(table_id=table.pk, player=bob.player)
+    table = started_table([alice, bob], time_control={"kind": "fischer", "base": 60, "increment": 0})
     Table.objects.filter(pk=table.pk).update(deadline=timezone.now() - timedelta(seconds=60))
     r = anon.get("/api/v1/health/ready/")
     assert r.status_code == 503 and r.json()["checks"]["overdue_tables"]["count"] == 1
@@ -209,13 +203,7 @@ def test_a_sweep_applies_each_timeout_at_its_own_time_not_the_batch_start(alice:
     was written: the last tables of a long batch would lose the time the batch took."""
     tables = []
     for n in range(3):
-        table = services.table_create(
-            creator=alice.player,
-            game="pacru",
-            players=2,
-            time_control={"kind": "fischer", "base": 60, "increment": 0},
-        )
-        services.seat_join(table_id=table.pk, player=bob.player)
+        table = started_table([alice, bob], time_control={"kind": "fischer", "base": 60, "increment": 0})
         services.move_submit(table_id=table.pk, player=alice.player, ply=0, move="e1-e2")
         Table.objects.filter(pk=table.pk).update(deadline=timezone.now() - timedelta(seconds=10 - n))
         tables.append(table)

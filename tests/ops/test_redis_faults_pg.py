@@ -15,7 +15,7 @@ from games import services
 from games.models import Move, Player, Table
 from tests.celery_worker import running_celery
 
-from ..games.conftest import Actor
+from ..games.conftest import Actor, started_table
 from ..games.test_clock_worker_pg import play, players, timed_table, timeouts, wait_for
 from .redis_server import RedisServer
 
@@ -75,13 +75,7 @@ def test_while_redis_is_down_players_move_readiness_fails_and_timeouts_follow_it
         celery.wait_ready()
         celery.start("beat")
         wait_for(lambda: anon.get("/api/v1/health/ready/").status_code == 200, timeout=20)
-        table = services.table_create(
-            creator=alice.player,
-            game="pacru",
-            players=2,
-            time_control={"kind": "fischer", "base": 6, "increment": 0},
-        )
-        services.seat_join(table_id=table.pk, player=bob.player)
+        table = started_table([alice, bob], time_control={"kind": "fischer", "base": 6, "increment": 0})
         own_redis.kill()
         statuses = []
         for ply, (actor, move) in enumerate([(alice, "e1-e2"), (bob, "e9-e8"), (alice, "e2-e3")]):
