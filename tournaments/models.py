@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from django.db import models
 
+from games.clocks import TimeControl
 from games.models import GameKind, Player, Table
 
 
@@ -95,6 +96,11 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def time_control_text(self) -> str:
+        """The clock in words ("10+5", "untimed", "3 days/move, bank 7 days")."""
+        return TimeControl.from_dict(self.time_control).describe()
 
 
 class Registration(models.Model):
@@ -184,6 +190,11 @@ class Ladder(models.Model):
 
     def __str__(self) -> str:
         return self.name or f"{self.league} {self.game} ladder"
+
+    @property
+    def time_control_text(self) -> str:
+        """The clock in words ("10+5", "untimed", "3 days/move, bank 7 days")."""
+        return TimeControl.from_dict(self.time_control).describe()
 
 
 class LadderMember(models.Model):

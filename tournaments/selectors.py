@@ -521,3 +521,24 @@ def bot_tables(player: Player, limit: int = 20) -> QuerySet[Table]:
         .prefetch_related("seats__player")
         .order_by("-created_at")[:limit]
     )
+
+
+def league_directory() -> QuerySet[League]:
+    """Leagues by name with their organisers and, each a subquery per row (no joins that multiply):
+    ``members_n``, ``events`` (published: not drafts) and ``ladder_count``."""
+    members = League.members.through.objects.filter(league=OuterRef("pk"))
+    events = Tournament.objects.filter(league=OuterRef("pk")).exclude(status=Tournament.Status.DRAFT)
+    ladders = Ladder.objects.filter(league=OuterRef("pk"))
+    return (
+        League.objects.prefetch_related("organisers")
+        .annotate(members_n=_count(members), events=_count(events), ladder_count=_count(ladders))
+        .order_by("name")
+    )
+
+
+def ladder_directory(game: str | None = None) -> QuerySet[Ladder]:
+    """Ladders by league, game and age, with ``member_count`` (a subquery per row)."""
+    qs = ladder_list().annotate(member_count=_count(LadderMember.objects.filter(ladder=OuterRef("pk"))))
+    if game:
+        qs = qs.filter(game=game)
+    return qs.order_by("league__name", "game", "id")
