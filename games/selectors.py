@@ -96,12 +96,15 @@ def replayed_state(table: Table, moves: Iterable[Move] | None = None) -> engine.
     the source of truth; ``Table.position`` is its cached end)."""
     state = initial_state(table)
     for move in moves if moves is not None else Move.objects.filter(table=table).order_by("seq"):
-        state = (
-            state.play(move.notation)
-            if move.kind == Move.Kind.MOVE
-            else state.eliminate(move.seat, move.kind)
-        )
+        state = replay_step(state, move)
     return state
+
+
+def replay_step(state: engine.State, move: Move) -> engine.State:
+    """The state after one recorded action: a move, or a seat eliminated (resignation, timeout)."""
+    if move.kind == Move.Kind.MOVE:
+        return state.play(move.notation)
+    return state.eliminate(move.seat, move.kind)
 
 
 def move_history(table: Table) -> list[Move]:
@@ -129,12 +132,9 @@ def player_list() -> QuerySet[Player]:
     return Player.objects.select_related("user").annotate(tables_played=Coalesce(played, 0))
 
 
-def player_tables(player: Player, limit: int = 50) -> QuerySet[Table]:
-    """The player's latest ``limit`` tables, newest first. The ids are read off
-    ``seat_player_table_idx`` first: a join ordered by the table id lets PostgreSQL walk every
-    newer table of everyone before it reaches a player whose games are all old."""
-    ids = Seat.objects.filter(player=player).order_by("-table_id").values_list("table_id", flat=True)[:limit]
-    return table_list().defer(*LIST_DEFERRED).filter(pk__in=list(ids)).order_by("-id")
+def player_tables(player: Player, limit: int = 50) -> list[Table]:
+    """The player's latest ``limit`` tables, newest first (see :func:`player_tables_page`)."""
+    return player_tables_page(player.pk, limit=limit)
 
 
 def table_version(table_id: int) -> tuple[str, bool] | None:
@@ -171,10 +171,7 @@ def table_positions(table: Table, start: int = 0) -> dict[str, Any]:
     first = state.to_dict()
     out: list[dict[str, Any]] = []
     for move in Move.objects.filter(table=table).order_by("seq"):
-        if move.kind == Move.Kind.MOVE:
-            state = state.play(move.notation)
-        else:
-            state = state.eliminate(move.seat, move.kind)
+        state = replay_step(state, move)
         if move.seq >= start:
             out.append(
                 {"seq": move.seq, "ply": move.ply, "seat": move.seat, "action": move.action,
@@ -285,16 +282,11 @@ def seatings(table_ids: Iterable[int]) -> dict[int, list[int]]:
 
 def player_tables_page(player_id: int, *, before: int | None = None, limit: int = 20) -> list[Table]:
     """A page of the player's tables, newest first, with their seats: those with an id below
-    ``before`` (keyset paging along ``seat_player_table_idx``: any page costs what the first
-    does). The positions are not read."""
+    ``before``. The ids are read off ``seat_player_table_idx`` first (keyset paging: any page
+    costs what the first does); a join ordered by the table id would let PostgreSQL walk every
+    newer table of everyone before it reaches a player whose games are all old."""
     seats = Seat.objects.filter(player_id=player_id)
     if before is not None:
         seats = seats.filter(table_id__lt=before)
     ids = list(seats.order_by("-table_id").values_list("table_id", flat=True)[:limit])
-    tables = (
-        Table.objects.filter(pk__in=ids)
-        .defer("position", "initial_position", "clocks")
-        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
-        .order_by("-id")
-    )
-    return list(tables)
+    return list(table_list().defer(*LIST_DEFERRED).filter(pk__in=ids).order_by("-id"))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from . import botplay, guests, health, services
+from . import botplay, guests, services
 
 
 @shared_task(name="games.tasks.clock_check", acks_late=True)
@@ -16,9 +16,7 @@ def clock_check(table_id: int, actions: int) -> str:
 @shared_task(name="games.tasks.clock_sweep", acks_late=True)
 def clock_sweep() -> int:
     """Periodic backstop: apply every overdue timeout (lost, late or revoked checks)."""
-    applied = services.sweep_overdue()
-    health.beat(health.CLOCK_SWEEP)
-    return applied
+    return services.sweep_overdue()
 
 
 @shared_task(name="games.tasks.bot_move", acks_late=True)

@@ -8,6 +8,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.safestring import mark_safe
 
+from common.pages import before_id, keyset_page
 from games import selectors as game_reads
 from games.models import GameKind, Player
 
@@ -69,7 +70,7 @@ GAMES_PER_PAGE = 20
 def _games_page(player: Player, before: str | None) -> tuple[list[Any], int | None]:
     """A page of the player's tables, newest first, before the table id ``before`` (keyset: the
     page costs the same on the first page and the five-hundredth); and the id to continue from."""
-    start = int(before) if before and before.isdigit() and len(before) < 19 else None
-    rows = game_reads.player_tables_page(player.pk, before=start, limit=GAMES_PER_PAGE + 1)
-    older = rows[GAMES_PER_PAGE - 1].pk if len(rows) > GAMES_PER_PAGE else None
-    return rows[:GAMES_PER_PAGE], older
+    start = before_id(before)
+    return keyset_page(
+        lambda n: game_reads.player_tables_page(player.pk, before=start, limit=n), GAMES_PER_PAGE
+    )

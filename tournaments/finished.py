@@ -52,3 +52,9 @@ def sweep_unrecorded(*, limit: int = 200) -> int:
         log.warning("table %s ended without its tournament task: recording it now", table_id)
         table_finished(table_id=table_id)
     return len(tables)
+
+
+def housekeeping() -> dict[str, int]:
+    """The periodic work of leagues: expire challenges, form queue tables (``ladders``), and record
+    finished tables whose own task was lost."""
+    return {**ladders.housekeeping(), "recorded": sweep_unrecorded()}

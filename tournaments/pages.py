@@ -13,6 +13,7 @@ from django.views.decorators.http import require_POST
 
 from common.errors import NotFound, ServiceError
 from common.http import fragment_response
+from common.pages import before_id, keyset_page
 from common.players import request_player
 from games.models import GameKind
 
@@ -263,7 +264,7 @@ def tournament_list_page(request: HttpRequest) -> HttpResponse:
     shown = [(s, label) for s, label in Tournament.Status.choices if s != Tournament.Status.DRAFT]
     status = _choice(request, "status", shown)
     events = selectors.tournament_list(game=game or None).exclude(status=Tournament.Status.DRAFT)
-    before = request.GET.get("before", "")
+    before = before_id(request.GET.get("before"))
     sections = []
     for key, title in (
         (Tournament.Status.REGISTRATION, "Registration open"),
@@ -273,11 +274,10 @@ def tournament_list_page(request: HttpRequest) -> HttpResponse:
         if status and status != key:
             continue
         rows = events.filter(status=key).order_by("-id")
-        if key == Tournament.Status.FINISHED and before.isdigit() and len(before) < 19:
-            rows = rows.filter(pk__lt=int(before))
-        page = list(rows[: EVENTS_PER_PAGE + 1])
-        older = page[EVENTS_PER_PAGE - 1].pk if len(page) > EVENTS_PER_PAGE else None
-        sections.append({"key": key, "title": title, "rows": page[:EVENTS_PER_PAGE], "older": older})
+        if key == Tournament.Status.FINISHED and before is not None:
+            rows = rows.filter(pk__lt=before)
+        page, older = keyset_page(lambda n, rows=rows: rows[:n], EVENTS_PER_PAGE)
+        sections.append({"key": key, "title": title, "rows": page, "older": older})
     context = {
         "sections": sections,
         "games": GameKind.choices,

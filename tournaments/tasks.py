@@ -8,7 +8,7 @@ from celery import shared_task
 
 from games.results import GameResult
 
-from . import finished, ladders
+from . import finished
 
 
 @shared_task(name="tournaments.tasks.table_finished", acks_late=True)
@@ -23,4 +23,4 @@ def table_finished(table_id: int, result: dict[str, Any] | None = None) -> str:
 def ladder_housekeeping() -> dict[str, int]:
     """Periodic: expire unanswered challenges, form tables from the matchmaking queues, and record
     finished tables whose own task was lost (the broker was down)."""
-    return {**ladders.housekeeping(), "recorded": finished.sweep_unrecorded()}
+    return finished.housekeeping()

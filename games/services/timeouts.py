@@ -16,7 +16,7 @@ from django.utils import timezone
 from common import metrics
 from common.logging import log_context
 
-from .. import rows
+from .. import health, rows
 from ..clocks import SeatClock
 from ..models import Move, Table
 from ..selectors import current_state
@@ -129,4 +129,5 @@ def sweep_overdue(*, now: datetime | None = None, batch: int = 200, budget_secon
             if clock_timeout_apply(table_id=table_id, skip_locked=True, now=now) in ("timeout", "aborted"):
                 applied += 1
                 seen.discard(table_id)  # the next seat may be overdue too (a late sweep)
+    health.beat(health.CLOCK_SWEEP)  # readiness reads how long ago a sweep last ran
     return applied

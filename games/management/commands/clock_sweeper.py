@@ -9,7 +9,6 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 from django.db import close_old_connections
 
-from games import health
 from games.botplay import keep_exhibition, run_bot_turns
 from games.guests import cleanup_guests
 from games.services import sweep_overdue
@@ -39,7 +38,6 @@ class Command(BaseCommand):
                 if removed["deleted"]:
                     self.stdout.write(f"guest cleanup: {removed['deleted']} stale guest(s) deleted")
             applied = sweep_overdue()
-            health.beat(health.CLOCK_SWEEP)
             if applied:
                 self.stdout.write(f"clock sweep: {applied} timeout(s) applied")
             if options["exhibition"]:

@@ -8,7 +8,7 @@ from typing import Any
 from django.core.management.base import BaseCommand
 from django.db import close_old_connections
 
-from tournaments.ladders import housekeeping
+from tournaments.finished import housekeeping
 
 
 class Command(BaseCommand):
