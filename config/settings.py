@@ -376,7 +376,13 @@ LOGGING = {
         }
     },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    "loggers": {"django.db.backends": {"level": "WARNING"}, "celery": {"level": "WARNING"}},
+    "loggers": {
+        "django.db.backends": {"level": "WARNING"},
+        "celery": {"level": "WARNING"},
+        # A line per move and timeout: in production's logs; off the local console (scripts/run),
+        # where the demo's bots would print one a second. GAME_LOG_LEVEL=INFO shows them.
+        "games.services": {"level": os.environ.get("GAME_LOG_LEVEL", "INFO" if PRODUCTION else "WARNING")},
+    },
 }
 
 if PRODUCTION:
