@@ -79,6 +79,13 @@ class Tournament(models.Model):
     check_in = models.BooleanField(default=False, help_text="only checked-in players are paired")
     registration_opens = models.DateTimeField(null=True, blank=True)
     registration_closes = models.DateTimeField(null=True, blank=True)
+    #: Most players the event takes (null: no limit); registration refuses the next one.
+    max_players = models.PositiveIntegerField(null=True, blank=True)
+    #: Entry bounds on the displayed rating in the event's game (``ratings.display``); null: none.
+    rating_min = models.PositiveIntegerField(null=True, blank=True)
+    rating_max = models.PositiveIntegerField(null=True, blank=True)
+    #: A paused running event pairs no new round when the current one ends (the organiser resumes it).
+    paused = models.BooleanField(default=False)
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.DRAFT, db_index=True)
     current_round = models.PositiveSmallIntegerField(default=0)
     #: Round robin: the whole schedule, fixed at the start ([[table players…]…] per round).
@@ -118,6 +125,8 @@ class Registration(models.Model):
     joined_round = models.PositiveSmallIntegerField(default=1)
     #: What each round before ``joined_round`` paid the player (zero, or half: the scale's average).
     missed_points = models.FloatField(default=0.0)
+    #: The organiser's seed (1 = top); knockouts seed by it before rating, Swiss orders ties by it.
+    seed = models.PositiveIntegerField(null=True, blank=True)
     registered_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -151,6 +160,35 @@ class RoundTable(models.Model):
 
     class Meta:
         ordering = ["round", "number"]
+
+
+class Announcement(models.Model):
+    """A message the organisers put on the event page (newest first)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="announcements")
+    author = models.ForeignKey(Player, on_delete=models.SET_NULL, null=True, related_name="+")
+    text = models.TextField(max_length=2000)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created", "-id"]
+
+
+class AuditEntry(models.Model):
+    """What an organiser did to an event, by whom, when and why (result corrections above all)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="audit")
+    by = models.ForeignKey(Player, on_delete=models.SET_NULL, null=True, related_name="+")
+    action = models.CharField(max_length=32)
+    #: The table concerned, when there is one (a result entered or corrected).
+    table = models.ForeignKey(Table, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    reason = models.TextField(max_length=1000, blank=True, default="")
+    #: What changed: e.g. {"before": {player id: rank}, "after": {player id: rank}}.
+    detail = models.JSONField(default=dict, blank=True)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
 
 
 class Ladder(models.Model):
