@@ -9,6 +9,7 @@ from config.metrics import metrics
 from ratings import pages as rating_pages
 from tournaments import pages as tournament_pages
 from web import pages
+from web.player_page import player_page
 from web.signin import SignInView
 
 register_id_converter()
@@ -25,7 +26,7 @@ urlpatterns = [
     path("play-bot/", pages.play_bot, name="play-bot"),
     path("accounts/signup/", pages.signup, name="signup"),
     path("ratings/<str:game>/", rating_pages.leaderboard_page, name="leaderboard"),
-    path("players/<id:player_id>/", rating_pages.player_page, name="player"),
+    path("players/<id:player_id>/", player_page, name="player"),
     path("tournaments/", tournament_pages.tournament_list_page, name="tournaments"),
     path("ladders/", tournament_pages.ladder_list_page, name="ladders"),
     path("leagues/", tournament_pages.league_list_page, name="leagues"),
