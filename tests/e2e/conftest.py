@@ -73,7 +73,7 @@ class Browsers:
         self.contexts: list[Any] = []
         self.errors: list[str] = []
 
-    def open(self, username: str | None = None, **context: Any) -> Page:
+    def open(self, username: str | None = None, password: str = PASSWORD, **context: Any) -> Page:
         ctx = self.browser.new_context(**{"viewport": {"width": 1280, "height": 900}, **context})
         ctx.set_default_timeout(10_000)
         self.contexts.append(ctx)
@@ -82,7 +82,7 @@ class Browsers:
         if username:
             page.goto(self.base_url + "/accounts/login/")
             page.fill("#id_username", username)
-            page.fill("#id_password", PASSWORD)
+            page.fill("#id_password", password)
             page.get_by_role("button", name="Log in").click()
             page.wait_for_url(self.base_url + "/")
         return page

@@ -67,8 +67,16 @@ class Command(BaseCommand):
         )
 
     def _club(self, organiser: Player, members: list[Player]) -> None:
-        """A league with a Swiss open for registration and a Pacru ladder."""
-        league = events.league_create(organiser=organiser, name="Demo Club", slug="demo-club")
+        """A league with events in every state and two ladders: a Swiss open for registration, a
+        round robin half played, a knockout played to the end, a position ladder with a challenge
+        waiting for Alice's answer, and a three-player ladder with someone in its queue."""
+        a, b, c, d = members
+        league = events.league_create(
+            organiser=organiser,
+            name="Demo Club",
+            slug="demo-club",
+            description="A club for trying the service: events in every state and two ladders.",
+        )
         swiss = events.tournament_create(
             organiser=organiser,
             league=league,
@@ -78,12 +86,65 @@ class Command(BaseCommand):
             rounds=3,
             time_control={"kind": "fischer", "base": 600, "increment": 5},
         )
-        ladder = ladders.ladder_create(
-            organiser=organiser, league=league, game="pacru", name="Demo Club ladder"
-        )
         for player in members:
             events.register(tournament_id=swiss.pk, player=player)
+        correspondence = {"kind": "correspondence", "days": 3, "bank_days": 7}
+        robin = events.tournament_create(
+            organiser=organiser,
+            league=league,
+            name="Demo Club Round Robin",
+            game="shacru",
+            seats=2,
+            format="round_robin",
+            time_control=correspondence,
+        )
+        cup = events.tournament_create(
+            organiser=organiser,
+            league=league,
+            name="Demo Club Cup",
+            game="pacru",
+            seats=2,
+            format="knockout",
+            time_control=correspondence,
+        )
+        for event in (robin, cup):
+            for player in members:
+                events.register(tournament_id=event.pk, player=player)
+            events.start(tournament_id=event.pk, by=organiser)
+        # The round robin: two rounds played, the third being played. The cup: played out.
+        self._play_rounds(robin.pk, 2)
+        self._play_rounds(cup.pk, 9)
+
+        ladder = ladders.ladder_create(
+            organiser=organiser, league=league, game="pacru", name="Demo Club ladder", kind="position"
+        )
+        for player in members:
             ladders.ladder_join(ladder=ladder, player=player)
+        ladders.challenge_create(ladder=ladder, challenger=b, challenged=a)
+        trio = ladders.ladder_create(
+            organiser=organiser, league=league, game="azacru", seats=3, name="Demo Club Azacru trios"
+        )
+        for player in members:
+            ladders.ladder_join(ladder=trio, player=player)
+        ladders.queue_join(ladder=trio, player=c)
+
+    def _play_rounds(self, tournament_id: int, rounds: int) -> None:
+        """Finish the running round's tables (the lower seat resigns after a few moves), ``rounds``
+        times or until the event is over."""
+        rng = random.Random(tournament_id)
+        for _ in range(rounds):
+            tables = list(
+                Table.objects.filter(
+                    round_table__round__tournament_id=tournament_id, status=Table.Status.ACTIVE
+                ).order_by("pk")
+            )
+            if not tables:
+                return
+            for table in tables:
+                self._play(rng, table, [], plies=4)
+                table.refresh_from_db()
+                loser = max(table.seats.all(), key=lambda s: (rng.random(), s.number)).player
+                services.game_resign(table_id=table.pk, player=loser)
 
     def _play(self, rng: random.Random, table: Table, others: list[Player], plies: int | None) -> None:
         """Seat the others (the table starts) and play random legal moves through the service."""
