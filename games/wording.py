@@ -32,6 +32,10 @@ TABLE_ENDINGS = {
     "target": "reached the marker target",
     "last-standing": "last player left",
     "ply-limit": "move limit reached: placed by markers",
+    "no-progress": "no progress for too long: placed by markers",
+    "no-moves": "nobody could move: placed by markers",
+    "no-gain": "nobody could gain a marker: placed by markers",
+    "end-trigger": "the final turns were played: placed by markers",
     "aborted": "aborted: nobody moved",
 }
 

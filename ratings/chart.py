@@ -1,47 +1,62 @@
 """The rating-history chart, drawn on the server as SVG (no script, no CDN).
 
-The line is the conservative rating (mu − 3σ); the shaded band spans mu ± σ.
+Drawn on the display scale players read (:mod:`ratings.display`): the line is the rating
+(60 × mu) after each rated table, the shaded band its ± (60 × sigma), never below 0; the axis
+is labelled in those numbers, at round steps.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from html import escape
 
+from . import display
+
+
+def _step(span: float) -> int:
+    """A round grid step (1, 2 or 5 × a power of ten) giving about four lines over ``span``."""
+    raw = max(span / 4, 1)
+    power = 10 ** math.floor(math.log10(raw))
+    return int(next(m * power for m in (1, 2, 5, 10) if m * power >= raw))
+
 
 def history_svg(
-    points: Sequence[tuple[float, float]], *, title: str, width: int = 640, height: int = 240
+    points: Sequence[tuple[float, float]], *, title: str, width: int = 480, height: int = 200
 ) -> str:
     """``points`` are (mu, sigma) after each rated table, oldest first (the start included)."""
     pad_left, pad_right, pad_top, pad_bottom = 44, 12, 12, 28
     if not points:
         return ""
-    lows = [mu - sigma for mu, sigma in points] + [mu - 3 * sigma for mu, sigma in points]
-    highs = [mu + sigma for mu, sigma in points]
-    low, high = min(lows), max(highs)
-    if high - low < 1:
-        high, low = high + 0.5, low - 0.5
+    shown = [(display.SCALE * mu, display.SCALE * sigma) for mu, sigma in points]
+    lows = [max(0.0, r - u) for r, u in shown]
+    highs = [r + u for r, u in shown]
+    step = _step(max(highs) - min(lows))
+    low = math.floor(min(lows) / step) * step
+    high = math.ceil(max(highs) / step) * step
+    if high <= low:
+        high = low + step
     inner_w, inner_h = width - pad_left - pad_right, height - pad_top - pad_bottom
-    step = inner_w / max(len(points) - 1, 1)
+    dx = inner_w / max(len(shown) - 1, 1)
 
     def x(i: int) -> float:
-        return pad_left + i * step
+        return pad_left + i * dx
 
     def y(v: float) -> float:
-        return pad_top + (high - v) / (high - low) * inner_h
+        return pad_top + (high - max(v, 0.0)) / (high - low) * inner_h
 
-    upper = [f"{x(i):.1f},{y(mu + s):.1f}" for i, (mu, s) in enumerate(points)]
-    lower = [f"{x(i):.1f},{y(mu - s):.1f}" for i, (mu, s) in reversed(list(enumerate(points)))]
-    line = " ".join(f"{x(i):.1f},{y(mu - 3 * s):.1f}" for i, (mu, s) in enumerate(points))
+    upper = [f"{x(i):.1f},{y(r + u):.1f}" for i, (r, u) in enumerate(shown)]
+    lower = [f"{x(i):.1f},{y(r - u):.1f}" for i, (r, u) in reversed(list(enumerate(shown)))]
+    line = " ".join(f"{x(i):.1f},{y(r):.1f}" for i, (r, _) in enumerate(shown))
     ticks = []
-    for k in range(5):
-        v = low + (high - low) * k / 4
+    for v in range(int(low), int(high) + 1, step):
         ticks.append(
             f'<line x1="{pad_left}" x2="{width - pad_right}" y1="{y(v):.1f}" y2="{y(v):.1f}" class="grid"/>'
-            f'<text x="{pad_left - 6}" y="{y(v) + 4:.1f}" text-anchor="end">{v:.1f}</text>'
+            f'<text x="{pad_left - 6}" y="{y(v) + 4:.1f}" text-anchor="end">{v}</text>'
         )
     last_mu, last_sigma = points[-1]
-    plural = "" if len(points) == 2 else "s"
+    tables = len(points) - 1
+    now = f"{display.text(last_mu, last_sigma)} ± {display.uncertainty(last_sigma)}"
     return (
         f'<svg class="rating-chart" role="img" aria-label="{escape(title)}" viewBox="0 0 {width} {height}" '
         f'width="{width}" height="{height}" xmlns="http://www.w3.org/2000/svg">'
@@ -49,7 +64,7 @@ def history_svg(
         f"{''.join(ticks)}"
         f'<polygon class="band" points="{" ".join(upper + lower)}"/>'
         f'<polyline class="line" points="{line}"/>'
-        f'<text x="{pad_left}" y="{height - 8}">{len(points) - 1} rated table{plural} · now '
-        f"{last_mu - 3 * last_sigma:.1f} (μ {last_mu:.1f}, σ {last_sigma:.2f})</text>"
+        f'<text x="{pad_left}" y="{height - 8}">{tables} rated table{"" if tables == 1 else "s"} · now '
+        f"{now}</text>"
         f"</svg>"
     )

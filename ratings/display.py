@@ -34,5 +34,25 @@ def uncertainty(sigma: float) -> int:
 
 
 def text(mu: float, sigma: float) -> str:
-    """"1620" for an established player, "1500?" while provisional."""
-    return f"{rating(mu)}{'?' if sigma > PROVISIONAL_SIGMA else ''}"
+    """ "1620" for an established player, "1500?" while provisional."""
+    return f"{rating(mu)}{'?' if is_provisional(sigma) else ''}"
+
+
+def is_provisional(sigma: float) -> bool:
+    """Still provisional: too few rated tables for the rating to settle (sigma above the bound)."""
+    return sigma > PROVISIONAL_SIGMA
+
+
+def change(mu_before: float, mu_after: float) -> int:
+    """A table's effect on the displayed rating (both ends on the display scale, so the change is
+    exactly the difference between the two numbers the player saw)."""
+    return rating(mu_after) - rating(mu_before)
+
+
+def signed(n: int) -> str:
+    """ "+38", "−12" (a real minus sign), "±0"."""
+    if n > 0:
+        return f"+{n}"
+    if n < 0:
+        return f"−{-n}"
+    return "±0"

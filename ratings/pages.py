@@ -1,4 +1,8 @@
-"""Rating pages: a leaderboard per game and a player's page with the history chart."""
+"""Rating pages: a leaderboard per game and a player's page with the history chart.
+
+Ratings are shown on the display scale (:mod:`ratings.display`: 60 × mu, "1500?" while
+provisional, ± 60 × sigma) and ordered by the cautious value (mu − 3 sigma).
+"""
 
 from __future__ import annotations
 
@@ -11,28 +15,49 @@ from django.utils.safestring import mark_safe
 from common.pages import before_id, keyset_page
 from games import selectors as game_reads
 from games.models import GameKind, Player
+from games.wording import describe_tables
 
-from . import environment, selectors
+from . import display, selectors
 from .chart import history_svg
+
+#: Below this many established players a board lists everyone (provisional ones marked), so a
+#: new club's board is never empty; from it on, provisional players are behind a toggle.
+FEW_ESTABLISHED = 10
+#: Rows a leaderboard page shows (the best by the cautious value); a note says when there are more.
+LEADERBOARD_ROWS = 200
 
 
 def leaderboard_page(request: HttpRequest, game: str) -> HttpResponse:
     if game not in GameKind.values:
         raise Http404("no such game")
-    established = request.GET.get("all") != "1"
-    rows = selectors.leaderboard(game, provisional=False if established else None)[:200]
+    established = selectors.established_count(game)
+    few = established < FEW_ESTABLISHED
+    everyone = few or request.GET.get("all") == "1"
+    board = selectors.leaderboard(game, provisional=None if everyone else False)
+    rows = list(board[:LEADERBOARD_ROWS])
+    total = len(rows) if len(rows) < LEADERBOARD_ROWS else board.count()
+    for place, r in enumerate(rows, start=1):
+        r.place = place  # type: ignore[attr-defined]
+        r.provisional = display.is_provisional(r.sigma)  # type: ignore[attr-defined]
     context = {
         "game": game,
         "game_label": GameKind(game).label,
         "games": GameKind.choices,
         "rows": rows,
+        "total": total,
+        "capped": total > len(rows),
         "established": established,
-        "provisional_sigma": environment.PROVISIONAL_SIGMA,
+        "few": few,
+        "everyone": everyone,
+        "few_established": FEW_ESTABLISHED,
     }
     return render(request, "ratings/leaderboard.html", context)
 
 
-def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
+def player_context(request: HttpRequest, player_id: int) -> dict[str, Any]:
+    """What the player page shows of ratings and games (``web.player_page`` adds events and
+    ladders): a section per rated game with the chart and the recent changes on the display
+    scale, and a keyset page of the player's tables with their results in words."""
     player = Player.objects.select_related("user").filter(pk=player_id).first()
     if player is None:
         raise Http404("no such player")
@@ -48,21 +73,35 @@ def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
             {
                 "rating": rating,
                 "label": label,
-                "provisional": selectors.is_provisional(rating.sigma),
+                "game": rating.game,
+                "provisional": display.is_provisional(rating.sigma),
                 "chart": mark_safe(
                     history_svg(points, title=f"{player.display_name}: {label} rating history")
                 ),
                 "charted": len(changes),
-                "recent": list(reversed(changes[-15:])),
+                "recent": list(reversed(changes[-RECENT_CHANGES:])),
             }
         )
     games, older = _games_page(player, request.GET.get("before"))
-    context = {"player": player, "sections": sections, "games": games, "older": older}
-    return render(request, "ratings/player.html", context)
+    names = {s.player_id: s.player.display_name for t in games for s in t.seats.all()}
+    results = describe_tables([t.pk for t in games], names)
+    for t in games:
+        t.result = results.get(t.pk)  # type: ignore[attr-defined]
+        t.my_place = next(  # type: ignore[attr-defined]
+            (p for p in (t.result.places if t.result else ()) if p.player_id == player.pk), None
+        )
+    return {"player": player, "sections": sections, "games": games, "older": older}
+
+
+def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
+    """The player page without events and ladders (the site routes it through ``web.player_page``)."""
+    return render(request, "ratings/player.html", player_context(request, player_id))
 
 
 #: Rating changes drawn on a player's chart (the most recent ones).
 CHART_POINTS = 500
+#: Rating changes listed under the chart (the most recent ones).
+RECENT_CHANGES = 15
 #: Tables per page of a player's game list.
 GAMES_PER_PAGE = 20
 

@@ -118,3 +118,13 @@ def recent_history(player: Player, game: str, limit: int) -> list[RatingChange]:
     rows = list(RatingChange.objects.filter(player=player, game=game).order_by("-at", "-table_id")[:limit])
     rows.reverse()
     return rows
+
+
+def established_count(game: str) -> int:
+    """How many players of ``game`` are established (no longer provisional)."""
+    return Rating.objects.filter(game=game, sigma__lte=PROVISIONAL_SIGMA).count()
+
+
+def game_count(game: str) -> int:
+    """How many players have a rating in ``game`` (provisional ones included)."""
+    return Rating.objects.filter(game=game).count()

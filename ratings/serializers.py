@@ -1,6 +1,7 @@
 """Input and output shapes of the ratings API (ratings, their history, match quality).
 
-Ratings are rendered to 3 decimal places, as they always were.
+Ratings are rendered to 3 decimal places, as they always were; each rating also carries its
+``display_rating`` and ``display_uncertainty``, the numbers the pages show (``ratings.display``).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from rest_framework import serializers
 
 from games.models import GameKind
 
-from . import selectors
+from . import display, selectors
 from .models import Rating
 
 
@@ -45,9 +46,21 @@ class RatingOut(serializers.Serializer):
     games = serializers.IntegerField(help_text="rated tables played")
     provisional = serializers.SerializerMethodField(help_text="sigma is still above the provisional bound")
     last_played = serializers.DateTimeField(allow_null=True)
+    display_rating = serializers.SerializerMethodField(
+        help_text="the rating as the pages show it: 60 × mu, rounded, never below 0 (a newcomer: 1500)"
+    )
+    display_uncertainty = serializers.SerializerMethodField(
+        help_text="its ± as the pages show it: 60 × sigma, rounded (a newcomer: 500)"
+    )
 
     def get_provisional(self, r: Rating) -> bool:
         return selectors.is_provisional(r.sigma)
+
+    def get_display_rating(self, r: Rating) -> int:
+        return display.rating(r.mu)
+
+    def get_display_uncertainty(self, r: Rating) -> int:
+        return display.uncertainty(r.sigma)
 
 
 class RatedPlayerOut(serializers.Serializer):

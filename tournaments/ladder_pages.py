@@ -1,24 +1,133 @@
-"""The ladder page: positions, challenges and the matchmaking queue (same services as the API)."""
+"""The ladder page: positions, challenges and the matchmaking queue, and the player's actions on
+them (the same services as the API: join, leave, queue, unqueue, challenge; accept, decline,
+cancel). Actions are POST only, with CSRF, for players who are logged in; each answers with a
+message saying what happened (or the service's reason for refusing) and redirects."""
 
 from __future__ import annotations
 
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
 
-from common.errors import NotFound
+from common.errors import NotFound, ServiceError
 from common.http import fragment_response
+from common.players import request_player, visitor_player
 
-from . import selectors
+from . import ladders, selectors
+from .ladder_reads import ladder_view
+from .models import Challenge, Ladder, LadderMember, QueueEntry
 
 
 def ladder_page(request: HttpRequest, ladder_id: int) -> HttpResponse:
     try:
-        ladder = selectors.ladder_detail(ladder_id)
+        view = ladder_view(ladder_id, visitor_player(request))
     except NotFound:
         raise Http404("no such ladder") from None
-    context = {"ladder": ladder}
+    context = {"ladder": view.ladder, "view": view}
     if request.GET.get("fragment"):
         return fragment_response(request, "tournaments/_ladder_body.html", context)
     return render(request, "tournaments/ladder.html", context)
 
 
+def _ladder(ladder_id: int) -> Ladder:
+    try:
+        return selectors.ladder(ladder_id)
+    except NotFound:
+        raise Http404("no such ladder") from None
+
+
+def _places(n: int) -> str:
+    return f"{n} player{'' if n == 1 else 's'}"
+
+
+@login_required
+@require_POST
+def ladder_action_page(request: HttpRequest, ladder_id: int, action: str) -> HttpResponse:
+    """join, leave, queue, unqueue, challenge (form field ``player``: the id of whom to challenge)."""
+    ladder, me = _ladder(ladder_id), request_player(request)
+    back = redirect("ladder", ladder_id=ladder.pk)
+    try:
+        if action == "join":
+            member = ladders.ladder_join(ladder=ladder, player=me)
+            count = LadderMember.objects.filter(ladder=ladder).count()
+            if member.position is not None:
+                messages.success(
+                    request, f"You joined {ladder}: you are in place {member.position} of {count}"
+                )
+            else:
+                messages.success(
+                    request, f"You joined {ladder}: {_places(count)} on the ladder, ordered by rating"
+                )
+        elif action == "leave":
+            mine = Q(challenger=me) | Q(challenged=me)
+            pending = (
+                Challenge.objects.filter(ladder=ladder, status=Challenge.Status.PENDING).filter(mine).count()
+            )
+            ladders.ladder_leave(ladder=ladder, player=me)
+            cancelled = (
+                f"; your {pending} open challenge{'' if pending == 1 else 's'} cancelled" if pending else ""
+            )
+            messages.success(request, f"You left {ladder}{cancelled}")
+        elif action == "queue":
+            ladders.queue_join(ladder=ladder, player=me)
+            waiting = QueueEntry.objects.filter(ladder=ladder).count()
+            messages.success(
+                request,
+                f"You joined the queue of {ladder}: {_places(waiting)} waiting for a table of {ladder.seats}",
+            )
+        elif action == "unqueue":
+            if not QueueEntry.objects.filter(ladder=ladder, player=me).exists():
+                messages.info(request, f"You were not in the queue of {ladder}")
+            else:
+                ladders.queue_leave(ladder=ladder, player=me)
+                messages.success(request, f"You left the queue of {ladder}")
+        elif action == "challenge":
+            raw = request.POST.get("player", "")
+            target = selectors.find_player(raw) if raw.isdigit() else None
+            if target is None:
+                messages.error(request, "there is no such player")
+                return back
+            c = ladders.challenge_create(ladder=ladder, challenger=me, challenged=target)
+            messages.success(
+                request,
+                f"You challenged {target.display_name}: they have until "
+                f"{c.expires_at.day} {c.expires_at:%b %H:%M} UTC to answer",
+            )
+        else:
+            raise Http404("no such ladder action")
+    except ServiceError as exc:
+        messages.error(request, exc.detail)
+    return back
+
+
+@login_required
+@require_POST
+def challenge_action_page(request: HttpRequest, challenge_id: int, action: str) -> HttpResponse:
+    """accept (leads to the new table), decline (the challenged player), cancel (the challenger)."""
+    if action not in ("accept", "decline", "cancel"):
+        raise Http404("no such challenge action")
+    c = Challenge.objects.select_related("challenger", "challenged").filter(pk=challenge_id).first()
+    if c is None:
+        raise Http404("no such challenge")
+    me = request_player(request)
+    back = redirect("ladder", ladder_id=c.ladder_id)
+    opponent = c.challenger if me.pk == c.challenged_id else c.challenged
+    try:
+        if action == "accept":
+            table = ladders.challenge_accept(challenge_id=c.pk, by=me)
+            messages.success(
+                request, f"Challenge accepted: your game against {opponent.display_name} is ready"
+            )
+            return redirect("table", table_id=table.pk)
+        ladders.challenge_answer(challenge_id=c.pk, by=me, decision=action)
+    except ServiceError as exc:
+        messages.error(request, exc.detail)
+        return back
+    if action == "decline":
+        messages.success(request, f"You declined {opponent.display_name}'s challenge")
+    else:
+        messages.success(request, f"You cancelled your challenge to {opponent.display_name}")
+    return back

@@ -31,14 +31,15 @@ from __future__ import annotations
 
 import itertools
 import math
-from datetime import timedelta
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
 from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
-from common.errors import Conflict, Forbidden, InvalidInput, NotFound
+from common.errors import Conflict, Forbidden, InvalidInput, NotFound, ServiceError
 from games import services as games
 from games.clocks import TimeControl
 from games.guests import forbid_guest
@@ -47,7 +48,7 @@ from games.results import GameResult
 from ratings import environment
 from ratings.models import Rating
 
-from .models import Challenge, Ladder, LadderMember, League, QueueEntry
+from .models import Challenge, Ladder, LadderMember, League, QueueEntry, QueueTable
 from .pairing import assign_seats
 from .selectors import ladder_order
 from .services import require_organiser
@@ -147,7 +148,7 @@ def reach(ladder: Ladder, position: int) -> int:
     return max(10, math.floor(0.4 * (position - 1)))
 
 
-def _open(ladder: Ladder) -> QuerySet[Challenge]:
+def open_challenges_of(ladder: Ladder) -> QuerySet[Challenge]:
     """Challenges still open: waiting for an answer, or accepted and being played."""
     return Challenge.objects.filter(ladder=ladder).filter(
         Q(status=Challenge.Status.PENDING)
@@ -155,56 +156,152 @@ def _open(ladder: Ladder) -> QuerySet[Challenge]:
     )
 
 
+_open = open_challenges_of  # the name the services used first
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why a challenge may not be made: the service's error (``detail``, raised by
+    :func:`challenge_create`) and the same reason in a few words for the ladder page (``short``)."""
+
+    error: type[ServiceError]
+    detail: str
+    short: str
+
+    def exception(self) -> ServiceError:
+        return self.error(self.detail)
+
+
+@dataclass(frozen=True)
+class ChallengeRules:
+    """What decides whom ``challenger_id`` may challenge on ``ladder`` (see :func:`challenge_rules`)."""
+
+    ladder: Ladder
+    challenger_id: int
+    order: dict[int, int]  # player id -> place (1 = top)
+    open_pairs: dict[frozenset[int], str]  # the two players of an open challenge -> its status
+    open_counts: dict[int, int]  # player id -> open challenges (made or received)
+    declined_until: dict[int, datetime]  # challenged id -> when they may be challenged again
+    now: datetime
+
+
+def challenge_rules(
+    ladder: Ladder,
+    challenger: Player,
+    *,
+    order: list[dict[str, Any]] | None = None,
+    open_challenges: list[tuple[int, int, str]] | None = None,
+    now: datetime | None = None,
+) -> ChallengeRules:
+    """Read what :func:`challenge_refusal` checks, once for every opponent (two queries, or none
+    for what is passed in: ``order`` as :func:`~tournaments.selectors.ladder_order` gives it,
+    ``open_challenges`` as (challenger id, challenged id, status) of :func:`open_challenges`)."""
+    now = now or timezone.now()
+    if order is None:
+        order = ladder_order(ladder)
+    if open_challenges is None:
+        open_challenges = list(
+            open_challenges_of(ladder).values_list("challenger_id", "challenged_id", "status")
+        )
+    pairs: dict[frozenset[int], str] = {}
+    counts: dict[int, int] = {}
+    for a, b, status in open_challenges:
+        pairs[frozenset((a, b))] = status
+        counts[a] = counts.get(a, 0) + 1
+        counts[b] = counts.get(b, 0) + 1
+    cooldown = timedelta(hours=ladder.decline_cooldown_hours)
+    declined: dict[int, datetime] = {}
+    if challenger.pk is not None:
+        for challenged_id, answered in Challenge.objects.filter(
+            ladder=ladder,
+            challenger=challenger,
+            status=Challenge.Status.DECLINED,
+            answered_at__gt=now - cooldown,
+        ).values_list("challenged_id", "answered_at"):
+            again = answered + cooldown
+            declined[challenged_id] = max(again, declined.get(challenged_id, again))
+    return ChallengeRules(
+        ladder=ladder,
+        challenger_id=challenger.pk,
+        order={row["player"]: row["position"] for row in order},
+        open_pairs=pairs,
+        open_counts=counts,
+        declined_until=declined,
+        now=now,
+    )
+
+
+def challenge_refusal(rules: ChallengeRules, challenged_id: int, name: str) -> Refusal | None:
+    """Why the challenger of ``rules`` may not challenge player ``challenged_id`` (called ``name``),
+    or ``None`` when they may: the one check behind :func:`challenge_create` and the ladder page."""
+    ladder, me = rules.ladder, rules.challenger_id
+    if ladder.seats != 2:
+        return Refusal(
+            Conflict, "this ladder plays at tables of more than two: join its queue instead", "join the queue"
+        )
+    if me == challenged_id:
+        return Refusal(InvalidInput, "you cannot challenge yourself", "you")
+    if me not in rules.order:
+        return Refusal(Forbidden, "join the ladder before challenging", "join the ladder to challenge")
+    if challenged_id not in rules.order:
+        return Refusal(InvalidInput, f"{name} is not on this ladder", "not on the ladder")
+    mine, theirs = rules.order[me], rules.order[challenged_id]
+    if theirs >= mine:
+        return Refusal(InvalidInput, "you can challenge only players above you", "below you")
+    places = reach(ladder, mine)
+    if mine - theirs > places:
+        return Refusal(
+            InvalidInput,
+            f"from place {mine} you can challenge up to {places} places above you",
+            f"more than {places} place{'s' if places != 1 else ''} above you",
+        )
+    status = rules.open_pairs.get(frozenset((me, challenged_id)))
+    if status is not None:
+        return Refusal(
+            Conflict,
+            f"you and {name} have a challenge open already: play or answer it first",
+            "your game with them is still being played"
+            if status == Challenge.Status.ACCEPTED
+            else "challenge open already",
+        )
+    for who, whose, short in ((me, "you have", "you have"), (challenged_id, f"{name} has", "they have")):
+        count = rules.open_counts.get(who, 0)
+        if count >= ladder.max_open_challenges:
+            return Refusal(
+                Conflict,
+                f"{whose} {count} open challenges, the most this ladder allows: finish one first",
+                f"{short} {count} open challenges (the most)",
+            )
+    again = rules.declined_until.get(challenged_id)
+    if again is not None and again > rules.now:
+        return Refusal(
+            Conflict,
+            f"{name} declined your challenge recently: you can challenge them again after "
+            f"{again:%Y-%m-%d %H:%M} UTC",
+            f"declined you: again after {again.day} {again:%b %H:%M} UTC",
+        )
+    return None
+
+
 @transaction.atomic
 def challenge_create(*, ladder: Ladder, challenger: Player, challenged: Player) -> Challenge:
     ladder = _locked_ladder(ladder)
-    if ladder.seats != 2:
-        raise Conflict("this ladder plays at tables of more than two: join its queue instead")
-    if challenger.pk == challenged.pk:
-        raise InvalidInput("you cannot challenge yourself")
-    order = {row["player"]: row["position"] for row in ladder_order(ladder)}
-    if challenger.pk not in order:
-        raise Forbidden("join the ladder before challenging")
-    if challenged.pk not in order:
-        raise InvalidInput(f"{challenged} is not on this ladder")
-    mine, theirs = order[challenger.pk], order[challenged.pk]
-    if theirs >= mine:
-        raise InvalidInput("you can challenge only players above you")
-    if mine - theirs > reach(ladder, mine):
-        raise InvalidInput(
-            f"from place {mine} you can challenge up to {reach(ladder, mine)} places above you"
-        )
-    between = Q(challenger=challenger, challenged=challenged) | Q(
-        challenger=challenged, challenged=challenger
-    )
-    if _open(ladder).filter(between).exists():
-        raise Conflict(f"you and {challenged} have a challenge open already: play or answer it first")
-    for who, name in ((challenger, "you have"), (challenged, f"{challenged} has")):
-        count = _open(ladder).filter(Q(challenger=who) | Q(challenged=who)).count()
-        if count >= ladder.max_open_challenges:
-            raise Conflict(f"{name} {count} open challenges, the most this ladder allows: finish one first")
     now = timezone.now()
-    declined = (
-        Challenge.objects.filter(
-            ladder=ladder,
-            challenger=challenger,
-            challenged=challenged,
-            status=Challenge.Status.DECLINED,
-            answered_at__gt=now - timedelta(hours=ladder.decline_cooldown_hours),
-        )
-        .order_by("-answered_at")
-        .first()
-    )
-    if declined is not None and declined.answered_at is not None:
-        again = declined.answered_at + timedelta(hours=ladder.decline_cooldown_hours)
-        raise Conflict(
-            f"{challenged} declined your challenge recently: you can challenge them again after "
-            f"{again:%Y-%m-%d %H:%M} UTC"
-        )
+    refusal = challenge_refusal(challenge_rules(ladder, challenger, now=now), challenged.pk, str(challenged))
+    if refusal is not None:
+        raise refusal.exception()
     expires = now + timedelta(days=ladder.challenge_days)
     return Challenge.objects.create(
         ladder=ladder, challenger=challenger, challenged=challenged, expires_at=expires
     )
+
+
+def recent_declines(ladder: Ladder, player: Player, now: datetime | None = None) -> int:
+    """How many challenges ``player`` declined on ``ladder`` in its last ``decline_period_days``."""
+    since = (now or timezone.now()) - timedelta(days=ladder.decline_period_days)
+    return Challenge.objects.filter(
+        ladder=ladder, challenged=player, status=Challenge.Status.DECLINED, answered_at__gt=since
+    ).count()
 
 
 def _pending(challenge_id: int) -> Challenge:
@@ -250,10 +347,7 @@ def challenge_answer(*, challenge_id: int, by: Player, decision: str) -> Challen
     if decision == "decline" and by.pk == c.challenged_id:
         ladder = c.ladder
         if ladder.kind == Ladder.Kind.POSITION:
-            since = now - timedelta(days=ladder.decline_period_days)
-            declines = Challenge.objects.filter(
-                ladder=ladder, challenged=by, status=Challenge.Status.DECLINED, answered_at__gt=since
-            ).count()
+            declines = recent_declines(ladder, by, now)
             if declines >= ladder.max_declines:
                 raise Conflict(
                     f"you have declined {declines} challenges in the last {ladder.decline_period_days:g} "
@@ -444,6 +538,7 @@ def matchmake(ladder: Ladder, now: Any = None) -> list[Table]:
         for seat, pid in enumerate(assign_seats(group, {}), start=1):
             games.seat_join(table_id=table.pk, player=by_id[pid].player, seat=seat)
         QueueEntry.objects.filter(pk__in=[by_id[p].pk for p in group]).delete()
+        QueueTable.objects.create(ladder=ladder, table=table)
         made.append(table)
     return made
 

@@ -290,6 +290,14 @@ class QueueEntry(models.Model):
         constraints = [models.UniqueConstraint(fields=["ladder", "player"], name="queue_entry_unique")]
 
 
+class QueueTable(models.Model):
+    """A table the matchmaking queue of a ladder formed (so the ladder's history and the table page
+    know where it came from)."""
+
+    ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="queue_tables")
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="queue_table")
+
+
 class OrganiserRole(models.Model):
     """The organiser role, granted by staff (admin, ``manage.py organiser``): it lets a player create
     leagues and start bot matches (``tournaments.organisers``). Running a league's events needs

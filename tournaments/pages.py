@@ -2,29 +2,65 @@
 
 from __future__ import annotations
 
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
 
-from common.errors import NotFound
+from common.errors import NotFound, ServiceError
 from common.pages import before_id, keyset_page
+from common.players import request_player, visitor_player
 from games.models import GameKind
 
-from . import selectors
+from . import selectors, services
 from .models import Tournament
 
 
 def league_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """A league: its description, organisers and members, its events (drafts left out) and ladders,
+    and a button to join it."""
     try:
         league = selectors.league_detail(slug)
     except NotFound:
         raise Http404("no such league") from None
+    me = visitor_player(request)
+    # Events open for registration first, then the running ones, then the finished.
+    order = {Tournament.Status.REGISTRATION: 0, Tournament.Status.RUNNING: 1, Tournament.Status.FINISHED: 2}
     context = {
         "league": league,
-        "tournaments": league.tournaments.all(),
+        "tournaments": sorted(
+            (t for t in league.tournaments.all() if t.status != Tournament.Status.DRAFT),
+            key=lambda t: order.get(t.status, 9),
+        ),
         "organisers": league.organisers.all(),
         "members": league.member_count,  # type: ignore[attr-defined]
+        "ladders": league.ladders.annotate(players=Count("members")).order_by("game", "pk"),
+        "is_member": me is not None and league.members.filter(pk=me.pk).exists(),
     }
     return render(request, "tournaments/league.html", context)
+
+
+@login_required
+@require_POST
+def league_join_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """Join a league (``tournaments.services.league_join``)."""
+    try:
+        league = selectors.league(slug)
+    except NotFound:
+        raise Http404("no such league") from None
+    me = request_player(request)
+    if league.members.filter(pk=me.pk).exists():
+        messages.info(request, f"You are a member of {league.name} already")
+        return redirect("league", slug=league.slug)
+    try:
+        services.league_join(league=league, player=me)
+    except ServiceError as exc:
+        messages.error(request, exc.detail)
+    else:
+        messages.success(request, f"You joined {league.name}")
+    return redirect("league", slug=league.slug)
 
 
 # ------------------------------------------------------------------ list pages

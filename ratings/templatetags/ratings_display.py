@@ -33,3 +33,27 @@ def rating_pm(r: Any) -> str:
 def mu_rating(mu: float | None) -> str:
     """A bare skill estimate (e.g. from a rating change) on the display scale."""
     return "–" if mu is None else str(display.rating(mu))
+
+
+@register.filter
+def rating_change(c: Any) -> str:
+    """A rating change (anything with ``mu_before`` and ``mu_after``) on the display scale: "+38"."""
+    if c is None or getattr(c, "mu_before", None) is None:
+        return ""
+    return display.signed(display.change(c.mu_before, c.mu_after))
+
+
+@register.filter
+def provisional(r: Any) -> bool:
+    """Whether a rating (anything with ``sigma``) is still provisional."""
+    return r is not None and getattr(r, "sigma", None) is not None and display.is_provisional(r.sigma)
+
+
+@register.filter
+def ordinal(n: int | None) -> str:
+    """1 → "1st", 2 → "2nd", 11 → "11th"."""
+    if n is None:
+        return ""
+    n = int(n)
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"

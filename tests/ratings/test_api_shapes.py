@@ -101,6 +101,8 @@ def test_the_leaderboard_has_the_documented_shape(rated: list[Player]) -> None:
         "games",
         "provisional",
         "last_played",
+        "display_rating",
+        "display_uncertainty",
     ]
     stored = {r.player_id: r for r in Rating.objects.filter(game="pacru")}
     for i, row in enumerate(body["results"], start=1):
@@ -113,6 +115,9 @@ def test_the_leaderboard_has_the_documented_shape(rated: list[Player]) -> None:
             round(r.conservative, 3),
         )
         assert row["provisional"] is (r.sigma > PROVISIONAL_SIGMA) and row["last_played"].endswith("Z")
+        assert row["display_rating"] == max(0, round(60 * r.mu)) and row["display_uncertainty"] == round(
+            60 * r.sigma
+        )
     assert [row["conservative"] for row in body["results"]] == sorted(
         (row["conservative"] for row in body["results"]), reverse=True
     )
@@ -135,7 +140,18 @@ def test_a_players_ratings_and_history_have_the_documented_shape(rated: list[Pla
     assert body["next"] is None and body["previous"] is None  # one page: the history is short
     assert [r["game"] for r in body["ratings"]] == ["azacru", "pacru"]
     assert all(
-        list(r) == ["game", "mu", "sigma", "conservative", "games", "provisional", "last_played"]
+        list(r)
+        == [
+            "game",
+            "mu",
+            "sigma",
+            "conservative",
+            "games",
+            "provisional",
+            "last_played",
+            "display_rating",
+            "display_uncertainty",
+        ]
         for r in body["ratings"]
     )
     changes = list(RatingChange.objects.filter(player=me).order_by("-at", "-table_id"))  # newest first

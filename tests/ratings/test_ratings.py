@@ -233,12 +233,13 @@ def test_pages_show_the_leaderboard_and_the_history_chart(people: list[Player], 
     page = client.get("/ratings/pacru/?all=1")
     assert page.status_code == 200
     html = page.content.decode()
-    assert a.display_name in html and f"{Rating.objects.get(player=a).conservative:.1f}" in html
+    mine = Rating.objects.get(player=a)
+    assert a.display_name in html and f'<td class="num">{round(60 * mine.mu)}?</td>' in html  # display scale
     page = client.get(f"/players/{a.pk}/")
     assert page.status_code == 200
     html = page.content.decode()
     assert '<svg class="rating-chart"' in html and "<polygon" in html and "<polyline" in html
-    assert "4 rated tables" in html and "1 of 2" in html
+    assert "4 rated tables" in html and "1st\xa0of\xa02" in html
     assert client.get("/players/99999/").status_code == 404
 
 

@@ -1,0 +1,310 @@
+"""What the ladder page shows, read in a fixed number of queries however many members, challenges
+and finished games the ladder has.
+
+Whether the viewer may challenge each member comes from :func:`tournaments.ladders.challenge_refusal`,
+the same check :func:`~tournaments.ladders.challenge_create` makes, so the page and the service agree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.db.models import Q
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+from django.utils.timesince import timeuntil
+
+from games.models import Player, Table
+from games.wording import describe_tables
+from ratings.models import Rating
+
+from . import ladders, selectors
+from .models import Challenge, Ladder, QueueEntry
+
+#: Finished ladder games listed on the page (the latest).
+HISTORY = 30
+
+
+@dataclass
+class Row:
+    position: int
+    player_id: int
+    name: str
+    rating: Rating | None
+    games: int
+    last_played: datetime | None
+    me: bool = False
+    can_challenge: bool = False
+    reason: str = ""  # why the viewer may not challenge this player, in a few words
+
+
+@dataclass
+class OpenChallenge:
+    pk: int
+    challenger: str
+    challenged: str
+    opponent: str  # for the viewer's own challenges: the other player
+    expires: str  # "in 2 days, 3 hours"
+    table_id: int | None = None
+    mine: bool = False  # the viewer is one of the two
+
+
+@dataclass
+class Waiting:
+    name: str
+    player_id: int
+    since: datetime
+    waited: str  # "3 minutes"
+
+
+@dataclass
+class Game:
+    table_id: int | None
+    at: datetime | None
+    kind: str  # "challenge", "queue table", "forfeit"
+    text: str  # "Alice beat Bob", "1st Alice · 2nd Bob · 3rd Carol"
+    ending: str  # "Bob: resigned", "reached the marker target"
+    moved: str = ""  # "Alice took Bob's place"
+
+
+@dataclass
+class LadderView:
+    ladder: Ladder
+    rules: str
+    rows: list[Row]
+    viewer: Player | None
+    member: bool
+    my_place: int | None
+    incoming: list[OpenChallenge] = field(default_factory=list)
+    outgoing: list[OpenChallenge] = field(default_factory=list)
+    pending: list[OpenChallenge] = field(default_factory=list)
+    playing: list[OpenChallenge] = field(default_factory=list)
+    may_decline: bool = True
+    decline_note: str = ""
+    queue: list[Waiting] = field(default_factory=list)
+    in_queue: bool = False
+    wait: str = ""
+    wait_how: str = ""
+    history: list[Game] = field(default_factory=list)
+    more_history: bool = False
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _duration(seconds: float) -> str:
+    seconds = max(0, round(seconds))
+    if seconds < 90:
+        return _plural(seconds, "second")
+    if seconds < 90 * 60:
+        return _plural(round(seconds / 60), "minute")
+    return _plural(round(seconds / 3600), "hour")
+
+
+def _matchmaking_every() -> float:
+    """How often the housekeeping forms queue tables (seconds)."""
+    beat: dict[str, Any] = getattr(settings, "CELERY_BEAT_SCHEDULE", {}).get("ladder-housekeeping", {})
+    every = beat.get("schedule", 10.0)
+    return float(every) if isinstance(every, int | float) else 10.0
+
+
+def rules_text(ladder: Ladder) -> str:
+    """The ladder's rules in a sentence or two."""
+    clock = ladder.time_control_text
+    if ladder.seats > 2:
+        return (
+            f"Tables of {ladder.seats}, {clock}, rated. Join the queue: a table forms from the players "
+            f"waiting once they are evenly matched by rating; whoever has waited "
+            f"{_duration(ladder.queue_wait_seconds)} is seated at the best table there is, even or not."
+        )
+    if ladder.challenge_places:
+        reach = f"up to {_plural(ladder.challenge_places, 'place')} above you"
+    else:
+        reach = "up to 10 places above you (or 40 % of the places above you, if that is more)"
+    days = f"{ladder.challenge_days:g} day{'' if ladder.challenge_days == 1 else 's'}"
+    text = f"Tables of 2, {clock}, rated. Challenge anyone {reach}. "
+    if ladder.kind == Ladder.Kind.POSITION:
+        text += (
+            f"A challenger who wins takes the place; a challenge not answered within {days} is a forfeit "
+            f"(the challenger takes the place). Each player may decline at most "
+            f"{_plural(ladder.max_declines, 'challenge')} in {ladder.decline_period_days:g} days. "
+        )
+    else:
+        text += f"The ladder is ordered by rating; a challenge not answered within {days} expires. "
+    text += (
+        f"At most {_plural(ladder.max_open_challenges, 'open challenge')} each (made or received); "
+        f"after a decline, wait {ladder.decline_cooldown_hours:g} hours before challenging that player again."
+    )
+    return text
+
+
+def _wait(ladder: Ladder, queue: list[Waiting], now: datetime) -> tuple[str, str]:
+    """An estimated wait for the queue in words, and how it is estimated."""
+    seats, limit, every = ladder.seats, ladder.queue_wait_seconds, _matchmaking_every()
+    how = (
+        f"Estimated from the queue: matchmaking runs about every {_duration(every)}; it seats "
+        f"evenly matched players at once, and seats whoever has waited {_duration(limit)} at the "
+        "best table there is."
+    )
+    n = len(queue)
+    if n == 0:
+        return f"Nobody is waiting: a table needs {seats} players.", how
+    if n < seats:
+        more = seats - n
+        return (
+            f"{_plural(more, 'more player')} needed for a table of {seats}; once they join, "
+            f"a table forms within about {_duration(limit + every)}.",
+            how,
+        )
+    longest = (now - queue[0].since).total_seconds()
+    left = max(0.0, limit - longest) + every
+    return f"{n} waiting for tables of {seats}: the next table forms within about {_duration(left)}.", how
+
+
+def _expires(at: datetime, now: datetime) -> str:
+    return f"in {timeuntil(at, now)}" if at > now else "now (the housekeeping will close it)"
+
+
+def _challenge_history(ladder: Ladder) -> tuple[list[Game], bool]:
+    finished = Q(status=Challenge.Status.ACCEPTED, table__status=Table.Status.FINISHED)
+    forfeits = Q(outcome=Challenge.Outcome.FORFEIT)
+    found = list(
+        Challenge.objects.filter(ladder=ladder)
+        .filter(finished | forfeits)
+        .select_related("challenger", "challenged")
+        .annotate(at=Coalesce("table__finished_at", "expires_at"))
+        .order_by("-at", "-pk")[: HISTORY + 1]
+    )
+    more, found = len(found) > HISTORY, found[:HISTORY]
+    names: dict[int, str] = {}
+    for c in found:
+        names[c.challenger_id] = c.challenger.display_name
+        names[c.challenged_id] = c.challenged.display_name
+    results = describe_tables([c.table_id for c in found if c.table_id], names)
+    position = ladder.kind == Ladder.Kind.POSITION
+    games = []
+    for c in found:
+        a, b = c.challenger.display_name, c.challenged.display_name
+        took = f"{a} took {b}'s place" if position else ""
+        if c.outcome == Challenge.Outcome.FORFEIT:
+            games.append(Game(None, c.at, "forfeit", f"{b} did not answer {a}'s challenge in time", "", took))
+            continue
+        r = results.get(c.table_id) if c.table_id else None
+        if r is None:
+            continue
+        first, second = r.places[0], r.places[-1]
+        drew = first.place == second.place
+        text = f"{a} and {b} drew" if drew else f"{first.name} beat {second.name}"
+        moved = took if c.outcome == Challenge.Outcome.CHALLENGER else ""
+        games.append(Game(c.table_id, c.at, "challenge", text, r.ending, moved))
+    return games, more
+
+
+def _queue_history(ladder: Ladder) -> tuple[list[Game], bool]:
+    """The finished tables the ladder's matchmaking queue formed, newest first."""
+    found = list(
+        Table.objects.filter(queue_table__ladder=ladder, status=Table.Status.FINISHED)
+        .order_by("-finished_at", "-pk")
+        .values_list("pk", "finished_at")[: HISTORY + 1]
+    )
+    more, found = len(found) > HISTORY, found[:HISTORY]
+    results = describe_tables([pk for pk, _ in found])
+    games = []
+    for pk, at in found:
+        r = results.get(pk)
+        if r is not None:
+            text = " · ".join(f"{p.word} {p.name}" for p in r.places)
+            games.append(Game(pk, at, "queue table", text, r.ending))
+    return games, more
+
+
+def ladder_view(ladder_id: int, viewer: Player | None) -> LadderView:
+    """Everything the ladder page shows to ``viewer`` (``None``: an anonymous visitor)."""
+    ladder = selectors.ladder(ladder_id)
+    now = timezone.now()
+    order = selectors.ladder_order(ladder)
+    ratings = {
+        r.player_id: r
+        for r in Rating.objects.filter(game=ladder.game, player_id__in=[row["player"] for row in order])
+    }
+    me = viewer.pk if viewer is not None else None
+    rows = [
+        Row(
+            position=row["position"],
+            player_id=row["player"],
+            name=row["display_name"],
+            rating=ratings.get(row["player"]),
+            games=row["games"],
+            last_played=row["last_played"],
+            me=row["player"] == me,
+        )
+        for row in order
+    ]
+    my_place = next((r.position for r in rows if r.me), None)
+    view = LadderView(
+        ladder=ladder,
+        rules=rules_text(ladder),
+        rows=rows,
+        viewer=viewer,
+        member=my_place is not None,
+        my_place=my_place,
+    )
+    if ladder.seats == 2:
+        open_now = list(
+            ladders.open_challenges_of(ladder)
+            .select_related("challenger", "challenged")
+            .order_by("-created", "-pk")
+        )
+        for c in open_now:
+            a, b = c.challenger.display_name, c.challenged.display_name
+            item = OpenChallenge(c.pk, a, b, b if c.challenger_id == me else a, _expires(c.expires_at, now))
+            item.mine = me in (c.challenger_id, c.challenged_id)
+            if c.status == Challenge.Status.ACCEPTED:
+                item.table_id = c.table_id
+                view.playing.append(item)
+                continue
+            view.pending.append(item)
+            if c.challenged_id == me:
+                view.incoming.append(item)
+            elif c.challenger_id == me:
+                view.outgoing.append(item)
+        if viewer is not None and view.member:
+            rules = ladders.challenge_rules(
+                ladder,
+                viewer,
+                order=order,
+                open_challenges=[(c.challenger_id, c.challenged_id, c.status) for c in open_now],
+                now=now,
+            )
+            for row in rows:
+                if row.me:
+                    continue
+                refusal = ladders.challenge_refusal(rules, row.player_id, row.name)
+                row.can_challenge, row.reason = refusal is None, refusal.short if refusal else ""
+            if ladder.kind == Ladder.Kind.POSITION and view.incoming:
+                declined = ladders.recent_declines(ladder, viewer, now)
+                period = f"{ladder.decline_period_days:g} days"
+                if declined >= ladder.max_declines:
+                    view.may_decline = False
+                    view.decline_note = (
+                        f"You have declined {_plural(declined, 'challenge')} in the last {period}, the most "
+                        "this ladder allows: accept, or the challenge expires as a forfeit."
+                    )
+                else:
+                    left = ladder.max_declines - declined
+                    view.decline_note = f"You may decline {_plural(left, 'more challenge')} in {period}."
+        view.history, view.more_history = _challenge_history(ladder)
+    else:
+        entries = QueueEntry.objects.filter(ladder=ladder).select_related("player").order_by("joined", "pk")
+        view.queue = [
+            Waiting(e.player.display_name, e.player_id, e.joined, _duration((now - e.joined).total_seconds()))
+            for e in entries
+        ]
+        view.in_queue = any(w.player_id == me for w in view.queue)
+        view.wait, view.wait_how = _wait(ladder, view.queue, now)
+        view.history, view.more_history = _queue_history(ladder)
+    return view
