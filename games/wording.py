@@ -37,6 +37,7 @@ TABLE_ENDINGS = {
     "no-gain": "nobody could gain a marker: placed by markers",
     "end-trigger": "the final turns were played: placed by markers",
     "aborted": "aborted: nobody moved",
+    "adjudicated": "result set by the organisers",
 }
 
 

@@ -17,3 +17,10 @@ def rate_table(table_id: int) -> int:
 def rate_pending() -> int:
     """Periodic backstop for lost tasks: apply every pending update, in finishing order."""
     return services.rate_pending()
+
+
+@shared_task(name="ratings.tasks.recompute_game", acks_late=True)
+def recompute_game(game: str) -> int:
+    """Rebuild a game's ratings from its tables (after an organiser corrected a result); running it
+    twice gives the same ratings."""
+    return services.recompute([game])[game]

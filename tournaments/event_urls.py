@@ -6,4 +6,7 @@ from . import event_pages
 
 urlpatterns = [
     path("tournaments/<id:tournament_id>/", event_pages.tournament_page, name="tournament"),
+    path("tournaments/<id:tournament_id>/register/", event_pages.register_page, name="event-register"),
+    path("tournaments/<id:tournament_id>/withdraw/", event_pages.withdraw_page, name="event-withdraw"),
+    path("tournaments/<id:tournament_id>/check-in/", event_pages.check_in_page, name="event-check-in"),
 ]

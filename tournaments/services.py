@@ -23,10 +23,12 @@ from games.guests import forbid_guest
 from games.housebots import house_bot
 from games.models import GameKind, Player, Table
 from games.results import GameResult
+from ratings import display as rating_display
 from ratings import selectors as ratings
+from ratings.models import Rating
 
 from . import organisers, pairing
-from .models import League, Registration, Round, RoundTable, Season, Tournament
+from .models import AuditEntry, League, Registration, Round, RoundTable, Season, Tournament
 from .pairing import double_elim
 from .pairing.bracket import BracketError, bracket, bracket_round, seed_order, setting_error, table_advancers
 from .selectors import history, is_organiser, late_entries, unplayed_rounds
@@ -81,8 +83,21 @@ def tournament_create(
     check_in: bool = False,
     season: Season | None = None,
     open_registration: bool = True,
+    max_players: int | None = None,
+    rating_min: int | None = None,
+    rating_max: int | None = None,
+    registration_opens: Any = None,
+    registration_closes: Any = None,
 ) -> Tournament:
     require_organiser(league, organiser)
+    if max_players is not None and max_players < 2:
+        raise InvalidInput(f"an event needs room for at least 2 players, not {max_players}")
+    if rating_min is not None and rating_max is not None and rating_min > rating_max:
+        raise InvalidInput(f"the minimum rating ({rating_min}) is above the maximum ({rating_max})")
+    if (rating_min is not None and rating_min < 0) or (rating_max is not None and rating_max < 0):
+        raise InvalidInput("rating bounds cannot be negative")
+    if registration_opens and registration_closes and registration_opens >= registration_closes:
+        raise InvalidInput("registration must open before it closes")
     if game not in GameKind.values:
         raise InvalidInput(f"game must be shacru, azacru or pacru, not {game!r}")
     if seats not in (2, 3, 4):
@@ -120,6 +135,11 @@ def tournament_create(
         rated=rated,
         points_scale=points_scale,
         check_in=check_in,
+        max_players=max_players,
+        rating_min=rating_min,
+        rating_max=rating_max,
+        registration_opens=registration_opens,
+        registration_closes=registration_closes,
         status=Tournament.Status.REGISTRATION if open_registration else Tournament.Status.DRAFT,
         created_by=organiser,
     )
@@ -143,24 +163,79 @@ def registration_open(*, tournament_id: int, by: Player) -> Tournament:
     return t
 
 
+def audit(t: Tournament, by: Player | None, action: str, **fields: Any) -> AuditEntry:
+    """Write what an organiser did to the event (``AuditEntry``)."""
+    return AuditEntry.objects.create(tournament=t, by=by, action=action, **fields)
+
+
+def displayed_rating(game: str, player: Player) -> int:
+    """The player's rating in ``game`` on the display scale; 1500 (a newcomer's) without one."""
+    mu = Rating.objects.filter(game=game, player=player).values_list("mu", flat=True).first()
+    return rating_display.rating(mu) if mu is not None else rating_display.rating(25.0)
+
+
+def places_taken(t: Tournament) -> int:
+    return Registration.objects.filter(tournament=t).exclude(status=Registration.Status.WITHDRAWN).count()
+
+
+def _check_capacity(t: Tournament) -> None:
+    if t.max_players is not None and places_taken(t) >= t.max_players:
+        raise Conflict(f"the event is full: {t.max_players} of {t.max_players} places taken")
+
+
+def _check_rating(t: Tournament, player: Player, yourself: bool) -> None:
+    if t.rating_min is None and t.rating_max is None:
+        return
+    value = displayed_rating(t.game, player)
+    whose = "your" if yourself else f"{player.display_name}'s"
+    game = GameKind(t.game).label
+    if t.rating_min is not None and value < t.rating_min:
+        raise Forbidden(f"{whose} {game} rating is {value}, below this event's minimum of {t.rating_min}")
+    if t.rating_max is not None and value > t.rating_max:
+        raise Forbidden(f"{whose} {game} rating is {value}, above this event's maximum of {t.rating_max}")
+
+
 @transaction.atomic
-def register(*, tournament_id: int, player: Player) -> Registration:
+def register(*, tournament_id: int, player: Player, by: Player | None = None) -> Registration:
+    """Register ``player`` (themself, or ``by`` an organiser of the league).
+
+    Players registering themselves meet every rule: the registration window, the capacity
+    (``max_players``) and the rating bounds (display scale; no rating counts as 1500). An organiser
+    may register anyone while registration is open or the event is a draft, outside the window and
+    the rating bounds; the capacity still applies, and in an event with check-in the player is
+    checked in at once (the organiser vouches for them)."""
     forbid_guest(player, "play in tournaments")
     t = _locked(tournament_id)
-    if t.status != Tournament.Status.REGISTRATION:
-        raise Conflict(f"registration is not open: the tournament is {t.status}")
-    now = timezone.now()
-    if (t.registration_opens and now < t.registration_opens) or (
-        t.registration_closes and now > t.registration_closes
-    ):
-        raise Conflict("registration is closed at this time")
-    reg, created = Registration.objects.get_or_create(tournament=t, player=player)
-    if not created:
-        if reg.status != Registration.Status.WITHDRAWN:
-            raise Conflict("you are registered already")
-        reg.status = Registration.Status.REGISTERED
+    by_organiser = by is not None and by.pk != player.pk
+    if by_organiser:
+        require_organiser(t.league, by)
+        if t.status not in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION):
+            raise Conflict(f"players can be registered only before the start: the event is {t.status}")
+    else:
+        if t.status != Tournament.Status.REGISTRATION:
+            raise Conflict(f"registration is not open: the tournament is {t.status}")
+        now = timezone.now()
+        if (t.registration_opens and now < t.registration_opens) or (
+            t.registration_closes and now > t.registration_closes
+        ):
+            raise Conflict("registration is closed at this time")
+    reg = Registration.objects.filter(tournament=t, player=player).first()
+    if reg is not None and reg.status != Registration.Status.WITHDRAWN:
+        raise Conflict(
+            "you are registered already" if not by_organiser else f"{player} is registered already"
+        )
+    _check_capacity(t)
+    if not by_organiser:
+        _check_rating(t, player, yourself=True)
+    status = Registration.Status.CHECKED_IN if by_organiser and t.check_in else Registration.Status.REGISTERED
+    if reg is None:
+        reg = Registration.objects.create(tournament=t, player=player, status=status)
+    else:
+        reg.status = status
         reg.save(update_fields=["status"])
     t.league.members.add(player)
+    if by_organiser:
+        audit(t, by, "register", detail={"player": player.pk, "name": player.display_name})
     return reg
 
 
@@ -174,22 +249,32 @@ def register_bot(*, tournament_id: int, level: str, by: Player) -> Registration:
         bot = house_bot(level, exclude=entered)
     except ValueError as exc:
         raise InvalidInput(str(exc)) from None
-    reg = register(tournament_id=tournament_id, player=bot)
+    reg = register(tournament_id=tournament_id, player=bot, by=by)
     reg.status = Registration.Status.CHECKED_IN
     reg.save(update_fields=["status"])
     return reg
 
 
 @transaction.atomic
-def check_in(*, tournament_id: int, player: Player) -> Registration:
+def check_in(*, tournament_id: int, player: Player, by: Player | None = None) -> Registration:
+    """Check ``player`` in (themself, or ``by`` an organiser of the league)."""
     t = _locked(tournament_id)
+    by_organiser = by is not None and by.pk != player.pk
+    if by_organiser:
+        require_organiser(t.league, by)
     reg = Registration.objects.filter(tournament=t, player=player).first()
     if reg is None or reg.status == Registration.Status.WITHDRAWN:
-        raise Forbidden("you are not registered for this tournament")
-    if t.status != Tournament.Status.REGISTRATION:
+        raise Forbidden(
+            "you are not registered for this tournament"
+            if not by_organiser
+            else f"{player} is not registered"
+        )
+    if t.status not in (Tournament.Status.REGISTRATION, Tournament.Status.DRAFT if by_organiser else ""):
         raise Conflict(f"check-in is over: the tournament is {t.status}")
     reg.status = Registration.Status.CHECKED_IN
     reg.save(update_fields=["status"])
+    if by_organiser:
+        audit(t, by, "check in", detail={"player": player.pk, "name": player.display_name})
     return reg
 
 
@@ -204,6 +289,8 @@ def withdraw(*, tournament_id: int, player: Player, by: Player) -> Registration:
         raise Conflict(f"{player} is not registered (or already withdrawn)")
     reg.status = Registration.Status.WITHDRAWN
     reg.save(update_fields=["status"])
+    if by.pk != player.pk:
+        audit(t, by, "remove", detail={"player": player.pk, "name": player.display_name})
     running = Table.objects.filter(
         round_table__round__tournament=t,
         status=Table.Status.ACTIVE,
@@ -297,17 +384,106 @@ def start(*, tournament_id: int, by: Player) -> Tournament:
             t.rounds = len(bracket(len(players), t.seats, t.advance))
         except BracketError as exc:
             raise Conflict(f"this knockout cannot start: {exc}") from None
-        rating_of = ratings.conservative_ratings(t.game, [p.pk for p in players])
-        t.seeds = seed_order([pairing.Entrant(p.pk, rating=rating_of.get(p.pk, 0.0)) for p in players])
+        t.seeds = _seeded(t, players)
     if t.format == Tournament.Format.DOUBLE_ELIMINATION:
         t.rounds = double_elim.planned_rounds(len(players))
-        rating_of = ratings.conservative_ratings(t.game, [p.pk for p in players])
-        t.seeds = seed_order([pairing.Entrant(p.pk, rating=rating_of.get(p.pk, 0.0)) for p in players])
+        t.seeds = _seeded(t, players)
     t.status = Tournament.Status.RUNNING
     t.started_at = timezone.now()
     t.save()
     _pair_round(t)
+    audit(t, by, "start", detail={"players": len(players)})
     return t
+
+
+def _seeded(t: Tournament, players: list[Player]) -> list[int]:
+    """The bracket's seed order: the organiser's seeds first (``Registration.seed``, 1 = top), then
+    everyone else by rating (``seed_order``: conservative rating, highest first, then id)."""
+    rating_of = ratings.conservative_ratings(t.game, [p.pk for p in players])
+    by_rating = seed_order([pairing.Entrant(p.pk, rating=rating_of.get(p.pk, 0.0)) for p in players])
+    seed_of = dict(
+        Registration.objects.filter(tournament=t, seed__isnull=False).values_list("player_id", "seed")
+    )
+    seeded = sorted((p for p in by_rating if p in seed_of), key=lambda p: (seed_of[p], by_rating.index(p)))
+    return seeded + [p for p in by_rating if p not in seed_of]
+
+
+@transaction.atomic
+def set_seeds(*, tournament_id: int, seeds: dict[int, int | None], by: Player) -> Tournament:
+    """The organiser seeds players before the start (player id -> seed, 1 = top; ``None`` clears one).
+
+    Seeds must be distinct positive numbers; players not named keep theirs."""
+    t = _locked(tournament_id)
+    require_organiser(t.league, by)
+    if t.status not in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION):
+        raise Conflict(f"seeds are set before the start, and the event is {t.status}")
+    regs = {
+        r.player_id: r
+        for r in Registration.objects.filter(tournament=t)
+        .exclude(status=Registration.Status.WITHDRAWN)
+        .select_related("player")
+    }
+    for player_id, seed in seeds.items():
+        if player_id not in regs:
+            raise InvalidInput(f"player {player_id} is not registered for {t.name}")
+        if seed is not None and seed < 1:
+            raise InvalidInput(f"a seed is 1 or more, not {seed} ({regs[player_id].player.display_name})")
+    after = {p: r.seed for p, r in regs.items()} | seeds
+    taken: dict[int, int] = {}
+    for player_id, seed in after.items():
+        if seed is None:
+            continue
+        if seed in taken:
+            first, second = regs[taken[seed]].player.display_name, regs[player_id].player.display_name
+            raise InvalidInput(f"seed {seed} is given twice: to {first} and {second}")
+        taken[seed] = player_id
+    changed = []
+    for player_id, seed in seeds.items():
+        if regs[player_id].seed != seed:
+            regs[player_id].seed = seed
+            changed.append(regs[player_id])
+    Registration.objects.bulk_update(changed, ["seed"])
+    if changed:
+        audit(t, by, "seeds", detail={"seeds": {str(r.player_id): r.seed for r in changed}})
+    return t
+
+
+@transaction.atomic
+def pause(*, tournament_id: int, by: Player) -> Tournament:
+    """Pause a running event: when the current round ends, the next one is not paired until
+    :func:`resume` (tables being played go on)."""
+    t = _locked(tournament_id)
+    require_organiser(t.league, by)
+    if t.status != Tournament.Status.RUNNING:
+        raise Conflict(f"only a running event can be paused, and {t.name} is {t.get_status_display()}")
+    if t.paused:
+        raise Conflict(f"{t.name} is paused already")
+    t.paused = True
+    t.save(update_fields=["paused"])
+    audit(t, by, "pause", detail={"round": t.current_round})
+    return t
+
+
+@transaction.atomic
+def resume(*, tournament_id: int, by: Player) -> Round | None:
+    """Resume a paused event; if its current round is over, the next round is paired at once (or
+    the event ends). Returns the round paired now, if any."""
+    t = _locked(tournament_id)
+    require_organiser(t.league, by)
+    if not t.paused:
+        raise Conflict(f"{t.name} is not paused")
+    t.paused = False
+    t.save(update_fields=["paused"])
+    audit(t, by, "resume", detail={"round": t.current_round})
+    if t.status != Tournament.Status.RUNNING:
+        return None
+    current = Round.objects.filter(tournament=t, number=t.current_round).first()
+    if current is not None and current.status == Round.Status.FINISHED:
+        before = t.current_round
+        _advance(t)
+        if t.current_round > before:
+            return Round.objects.get(tournament=t, number=t.current_round)
+    return None
 
 
 @transaction.atomic
@@ -382,6 +558,13 @@ def _pair_round(t: Tournament) -> Round:
         )
     }
     rating_of = ratings.conservative_ratings(t.game, [p.pk for p in players])
+    if (
+        t.format == Tournament.Format.SWISS
+        and Registration.objects.filter(tournament=t, seed__isnull=False).exists()
+    ):
+        # The organiser's seeds order each score group (seeded players by seed, then the rest by
+        # rating, as ``_seeded``): the pairing orders a group by ``rating``, so it gets the seed order.
+        rating_of = {p: -float(i) for i, p in enumerate(_seeded(t, players))}
     manual, later = set(), set()
     for r in Registration.objects.filter(tournament=t).exclude(status="withdrawn"):
         if number in r.manual_byes:
@@ -517,6 +700,13 @@ def _finish_round(t: Tournament, rnd: Round) -> None:
     rnd.status = Round.Status.FINISHED
     rnd.finished_at = timezone.now()
     rnd.save(update_fields=["status", "finished_at"])
+    if t.paused and _more_rounds(t):
+        return  # the organiser resumes the event (``resume``), or starts the next round by hand
+    _advance(t)
+
+
+def _advance(t: Tournament) -> None:
+    """The current round is over: pair the next one, or end the event."""
     planned = (
         t.format in (Tournament.Format.KNOCKOUT, Tournament.Format.DOUBLE_ELIMINATION) and t.seeds is not None
     )

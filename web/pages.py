@@ -28,8 +28,11 @@ from engine.render import board_text
 from games import selectors, services
 from games.guests import guest_creation_allowed
 from games.housebots import bots_levels
-from games.models import GameKind, Table
-from ratings import selectors as ratings
+from games.models import GameKind, Move, Table
+from games.results import Ending
+from games.wording import SEAT_ENDINGS, describe_tables
+
+from . import my_reads
 
 #: Time controls offered by the lobby form (the API takes any valid one).
 TIME_CONTROLS: dict[str, dict[str, Any]] = {
@@ -101,26 +104,46 @@ class SignupForm(UserCreationForm):  # type: ignore[type-arg]
 def _lobby_context(request: HttpRequest) -> dict[str, Any]:
     tables = selectors.table_list()
     me = visitor_player(request)
-    mine: list[dict[str, Any]] = []
+    context: dict[str, Any] = {"me": me, "mine_ids": set(), "your_turns": 0}
     if me is not None:
-        for t in (
-            selectors.tables_of_player(tables, me.pk)
-            .filter(status__in=[Table.Status.OPEN, Table.Status.ACTIVE])
-            .order_by("-id")[:20]
-        ):
-            my_seat = next((s.number for s in t.seats.all() if s.player_id == me.pk), None)
-            mine.append({"t": t, "your_turn": t.status == Table.Status.ACTIVE and t.to_move == my_seat})
-    return {
-        "me": me,
-        "mine": mine,
-        "mine_ids": {m["t"].pk for m in mine},
-        "your_turns": sum(1 for m in mine if m["your_turn"]),
+        # My tables (web.my_reads): every table where it is my turn (as the site bar counts them),
+        # then the others in play, my open tables and the last finished ones.
+        mine = my_reads.my_tables(me)
+        context.update(
+            my=mine,
+            mine_ids={m.t.pk for m in [*mine.turn, *mine.others, *mine.open]},
+            your_turns=len(mine.turn),
+        )
+    context.update(
         # Each list reads the head of an index (games.models.Table.Meta): its cost does not grow
         # with the finished history.
-        "open_tables": selectors.tables_with_open_seats(tables).order_by("-id")[:20],
-        "active_tables": tables.filter(status=Table.Status.ACTIVE).order_by("-started_at")[:20],
-        "finished_tables": tables.filter(status=Table.Status.FINISHED).order_by("-finished_at")[:10],
-    }
+        open_tables=selectors.tables_with_open_seats(tables).order_by("-id")[:20],
+        active_tables=tables.filter(status=Table.Status.ACTIVE).order_by("-started_at")[:20],
+        finished_tables=_with_results(
+            tables.filter(status=Table.Status.FINISHED).order_by("-finished_at")[:10]
+        ),
+    )
+    return context
+
+
+def _with_results(tables: Any) -> list[Table]:
+    """The tables, each with ``result_words`` (``games.wording``: "Alice won", how it ended)."""
+    found = list(tables)
+    names = {s.player_id: s.player.display_name for t in found for s in t.seats.all()}
+    results = describe_tables([t.pk for t in found], names)
+    for t in found:
+        t.result_words = results.get(t.pk)  # type: ignore[attr-defined]
+    return found
+
+
+def _home_context(request: HttpRequest, form: TableForm | None = None) -> dict[str, Any]:
+    """The whole lobby; for a logged-in player "My page": also my events, the challenges waiting
+    for me and mine, my ladder places (read once per page load: the live part is the tables)."""
+    context = _lobby_context(request)
+    context.update(form=form or TableForm(), guest_play=settings.GUEST_PLAY)
+    if context["me"] is not None:
+        context.update(events=my_reads.my_events(context["me"]), ladders=my_reads.my_ladders(context["me"]))
+    return context
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -129,12 +152,13 @@ def home(request: HttpRequest) -> HttpResponse:
         return conditional(
             request,
             selectors.lobby_version(request.user.pk),
-            lambda: render(request, "games/_lobby.html", _lobby_context(request)),
+            lambda: render(
+                request,
+                "games/_lobby.html",
+                {**_lobby_context(request), "part": request.GET.get("part", "")},
+            ),
         )
-    context = _lobby_context(request)
-    context["form"] = TableForm()
-    context["guest_play"] = settings.GUEST_PLAY
-    return render(request, "games/home.html", context)
+    return render(request, "games/home.html", _home_context(request))
 
 
 @login_required
@@ -142,9 +166,7 @@ def home(request: HttpRequest) -> HttpResponse:
 def table_create_page(request: HttpRequest) -> HttpResponse:
     form = TableForm(request.POST)
     if not form.is_valid():
-        context = _lobby_context(request)
-        context.update(form=form, guest_play=settings.GUEST_PLAY)
-        return render(request, "games/home.html", context, status=400)
+        return render(request, "games/home.html", _home_context(request, form), status=400)
     data = form.cleaned_data
     player = visitor_player(request)
     assert player is not None
@@ -193,23 +215,31 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         raise Http404(f"there is no table {table_id}") from None
     me = visitor_player(request)
     my_seat = next((s.number for s in table.seats.all() if me and s.player_id == me.pk), None)
-    seat_ratings = ratings.conservative_ratings(table.game, [s.player_id for s in table.seats.all()])
+    # Ratings as pages show them (ratings.display: 60 × mu, "1500?" while provisional).
+    seat_ratings = my_reads.display_ratings(table.game, [s.player_id for s in table.seats.all()])
     boot = {
         "id": table.pk,
         "game": table.game,
         "mySeat": my_seat,
         "api": f"/api/v1/tables/{table.pk}/",
-        "ratings": {
-            str(s.number): (f"{seat_ratings[s.player_id]:.1f}" if s.player_id in seat_ratings else "new")
-            for s in table.seats.all()
-        },
+        "ratings": {str(s.number): seat_ratings.get(s.player_id, "new") for s in table.seats.all()},
     }
+    moves = selectors.move_history(table)
+    moved = {m.seat for m in moves if m.kind == Move.Kind.MOVE}
+    words = my_reads.table_result_words(table, moved)
+    # What the script needs to say the no-show rule truthfully (see the report on game.js).
+    boot["noShow"] = table.no_show
+    boot["noShowSeats"] = [n for n, e in words["seat_endings"].items() if e == SEAT_ENDINGS[Ending.NO_SHOW]]
     context = {
         "table": table,
         "boot": boot,
+        # Where the game belongs (an event's round and board, a ladder challenge or queue).
+        "belongs": my_reads.table_belongs(table),
+        "no_show_note": my_reads.no_show_note(table, me),
+        **words,
         # For readers without JavaScript: the position as text and the move list.
         "board": board_text(engine.load(table.position)) if table.position else "",
-        "moves": selectors.move_history(table),
+        "moves": moves,
         "my_seat": my_seat,
         "bot_levels": BOT_LEVELS[1:],
         "can_invite": table.status == Table.Status.OPEN and me is not None
@@ -251,9 +281,7 @@ def play_bot(request: HttpRequest) -> HttpResponse:
             return redirect("signup")
         if not guest_creation_allowed(request):
             messages.error(request, "too many guest accounts from your address: try again later, or sign up")
-            context = _lobby_context(request)
-            context.update(form=TableForm(), guest_play=settings.GUEST_PLAY)
-            return render(request, "games/home.html", context, status=429)
+            return render(request, "games/home.html", _home_context(request), status=429)
         guest = services.guest_create()
         login(request, guest.user, backend="django.contrib.auth.backends.ModelBackend")
     player = visitor_player(request)

@@ -13,6 +13,7 @@ engine, writes, and dispatches side effects only ``on_commit``. A refused action
 """
 
 from ..selectors import current_state, initial_state
+from .adjudicate import table_adjudicate, table_correct_result
 from .moves import MoveOutcome, move_submit, normalize
 from .players import display_name_check, guest_create, player_register, player_rename
 from .records import record_text, table_import_record
@@ -39,6 +40,8 @@ __all__ = [
     "seat_join",
     "seat_leave",
     "sweep_overdue",
+    "table_adjudicate",
+    "table_correct_result",
     "table_create",
     "table_import_record",
 ]

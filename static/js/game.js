@@ -568,8 +568,12 @@
       meta.className = "meta";
       const target = T.target ? ` / ${T.target}` : "";
       let fate = "";
-      if (s.state === "out") fate = ` · out (${s.elimination_reason})`;
-      if (s.rank) fate += ` · rank ${s.rank}`;
+      if (s.state === "out") {
+        const how = noShow(s.number) ? "no-show: never moved"
+          : s.elimination_reason === "timeout" ? "lost on time" : s.elimination_reason;
+        fate = ` · out (${how})`;
+      }
+      if (s.rank) fate += ` · ${placeWord(s.rank)}`;
       meta.textContent = `${SEAT[s.number].name} · rating ${boot.ratings[s.number] || "new"} · ${scores[s.number] || 0}${target} markers${fate}`;
       li.appendChild(meta);
       const clock = document.createElement("span");
@@ -589,12 +593,32 @@
     renderMoves();
   }
 
+  function noShow(seat) {
+    return (boot.noShowSeats || []).map(Number).includes(seat);
+  }
+
+  function placeWord(rank) {
+    return rank === 1 ? "1st" : rank === 2 ? "2nd" : rank === 3 ? "3rd" : `${rank}th`;
+  }
+
+  // "timeout 2" in the record reads "Bob: no-show" or "Bob lost on time"; moves stay as notation.
+  function actionWords(action) {
+    const m = /^(timeout|resign) (\d)$/.exec(action);
+    if (!m) return action;
+    const seat = Number(m[2]);
+    const s = T.seats.find((x) => x.number === seat);
+    const who = s ? s.player.display_name : "seat " + seat;
+    if (m[1] === "resign") return `${who} resigned`;
+    return noShow(seat) ? `${who}: no-show` : `${who} lost on time`;
+  }
+
   function tickClocks() {
     if (!T) return;
     document.querySelectorAll(".clock").forEach((c) => {
       const seat = Number(c.dataset.seat);
       const left = clockOf(seat);
-      c.textContent = left === null ? "" : fmt(left);
+      // A no-show's clock never ran: no "0:00" for it.
+      c.textContent = left === null || noShow(seat) ? "" : fmt(left);
       c.classList.toggle("low", left !== null && left < 20 && T.to_move === seat && T.status === "active");
       c.classList.toggle("running", T.status === "active" && T.to_move === seat && !!T.deadline && T.ply > 0);
     });
@@ -614,9 +638,9 @@
     const name = (n) => { const s = T.seats.find((x) => x.number === n); return s ? s.player.display_name : "seat " + n; };
     if (T.status === "finished" && T.result) {
       const ranks = T.seats.slice().sort((a, b) => (a.rank || 9) - (b.rank || 9))
-        .map((s) => `${s.rank}. ${s.player.display_name} (${s.markers} markers)`).join(", ");
+        .map((s) => `${placeWord(s.rank)} ${s.player.display_name} (${s.markers} markers)`).join(", ");
       const winner = T.winner_seat ? `${name(T.winner_seat)} wins` : "No single winner";
-      const why = {
+      let why = {
         target: "whole supply on the board",
         "last-standing": "the last player in the game",
         "ply-limit": "ply limit reached",
@@ -624,7 +648,10 @@
         "no-progress": "no marker gained for too long; most markers",
         "no-moves": "nobody can move; most markers",
         "no-gain": "nobody can gain a marker; most markers",
+        adjudicated: "result set by the organisers",
       }[T.end_reason] || T.end_reason;
+      const noShows = (boot.noShowSeats || []).map(Number);
+      if (T.end_reason === "last-standing" && noShows.length) why = `no-show: ${noShows.map(name).join(", ")} never moved`;
       st.innerHTML = "";
       const strong = document.createElement("strong");
       strong.id = "result";
@@ -641,7 +668,8 @@
         note.append(" First move within ");
         const left = document.createElement("span");
         left.id = "first-move";
-        note.append(left, " or the table is called off.");
+        const lose = myTurn() ? " or you lose this game (no-show)." : ` or ${name(T.to_move)} loses this game (no-show).`;
+        note.append(left, boot.noShow === "timeout" ? lose : " or the table is called off.");
         st.appendChild(note);
       }
     } else {
@@ -657,7 +685,7 @@
       const li = document.createElement("li");
       const b = document.createElement("button");
       b.type = "button";
-      b.textContent = action;
+      b.textContent = actionWords(action);
       b.className = "mv" + (i === cur ? " current" : "");
       b.dataset.seq = i;
       b.setAttribute("aria-label", `Action ${i + 1}: ${action}`);

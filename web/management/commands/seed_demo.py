@@ -70,7 +70,7 @@ class Command(BaseCommand):
         """A league with events in every state and two ladders: a Swiss open for registration, a
         round robin half played, a knockout played to the end, a position ladder with a challenge
         waiting for Alice's answer, and a three-player ladder with someone in its queue."""
-        a, b, c, d = members
+        a, b, c, _ = members
         league = events.league_create(
             organiser=organiser,
             name="Demo Club",

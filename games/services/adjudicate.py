@@ -1,0 +1,99 @@
+"""An official's result: ending a table with given ranks, or correcting a finished table's ranks.
+
+Tournament organisers use these (``tournaments.organiser_actions``): the ranks they enter end an
+unfinished table as if it had been played out (``game_finished`` is sent after the commit, so the
+apps that listen react as for any finished table), or replace the ranks of a finished one (then
+nothing is announced: the caller decides what must be recomputed, e.g. ratings).
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from common.errors import Conflict, InvalidInput
+
+from ..events import game_finished
+from ..models import Seat, Table
+from ..selectors import current_state, game_result
+from .transitions import locked_table
+
+#: ``Table.end_reason`` of a table whose result an official entered or corrected.
+ADJUDICATED = "adjudicated"
+
+
+def check_ranks(ranks: dict[int, int], seats: list[int]) -> None:
+    """``ranks`` (seat -> rank, 1 = best) must rank every seat, as a ranking does: a tie shares a
+    rank and skips the next ones (1, 2, 2, 4), so each rank is 1 + the number of seats above it."""
+    if sorted(ranks) != sorted(seats):
+        missing = sorted(set(seats) - set(ranks))
+        raise InvalidInput(f"every seat needs a rank: seat(s) {', '.join(map(str, missing)) or '?'} missing")
+    values = sorted(ranks.values())
+    for rank in values:
+        if rank != 1 + sum(1 for other in values if other < rank):
+            raise InvalidInput(
+                f"the ranks {', '.join(map(str, values))} are not a ranking: ties share a place and "
+                "skip the next (1, 2, 2, 4)"
+            )
+
+
+def _apply(table: Table, ranks: dict[int, int], markers: dict[int, int]) -> None:
+    winners = [s for s, r in ranks.items() if r == 1]
+    table.winner_seat = winners[0] if len(winners) == 1 else None
+    table.end_reason = ADJUDICATED
+    table.result = {
+        "ranking": {str(s): r for s, r in sorted(ranks.items())},
+        "scores": {str(s): n for s, n in sorted(markers.items())},
+        "winner": table.winner_seat,
+        "end": ADJUDICATED,
+    }
+    seats = list(Seat.objects.filter(table=table).order_by("number"))
+    for seat in seats:
+        seat.rank = ranks[seat.number]
+        seat.markers = markers.get(seat.number, seat.markers)
+    Seat.objects.bulk_update(seats, ["rank", "markers"])
+
+
+@transaction.atomic
+def table_adjudicate(*, table_id: int, ranks: dict[int, int]) -> Table:
+    """End a table being played with ``ranks`` (seat -> rank); ``game_finished`` follows the commit."""
+    table = locked_table(table_id)
+    if table.status != Table.Status.ACTIVE:
+        raise Conflict(
+            f"table {table_id} is {table.get_status_display()}: only a table being played can be ended"
+        )
+    seats = list(Seat.objects.filter(table=table).values_list("number", flat=True))
+    check_ranks(ranks, seats)
+    markers = current_state(table).scores
+    now = timezone.now()
+    table.status = Table.Status.FINISHED
+    table.finished_at = now
+    table.to_move = None
+    table.deadline = None
+    _apply(table, ranks, markers)
+    table.save(
+        update_fields=["status", "finished_at", "to_move", "deadline", "winner_seat", "end_reason", "result"]
+    )
+
+    def announce() -> None:
+        result = game_result(table_id)
+        assert result is not None, f"table {table_id} committed as finished"
+        game_finished.send(sender=Table, result=result)
+
+    transaction.on_commit(announce)
+    return table
+
+
+@transaction.atomic
+def table_correct_result(*, table_id: int, ranks: dict[int, int]) -> Table:
+    """Replace the ranks of a finished table (markers stay as played); nothing is announced."""
+    table = locked_table(table_id)
+    if table.status != Table.Status.FINISHED:
+        raise Conflict(
+            f"table {table_id} is {table.get_status_display()}: only a finished result can be corrected"
+        )
+    seats = dict(Seat.objects.filter(table=table).values_list("number", "markers"))
+    check_ranks(ranks, list(seats))
+    _apply(table, ranks, seats)
+    table.save(update_fields=["winner_seat", "end_reason", "result"])
+    return table

@@ -1,0 +1,623 @@
+"""What the event page shows, read in a number of queries that does not grow with the event.
+
+Built on :func:`selectors.tournament_detail` (the event, its registrations, rounds, tables, seats
+and standings), plus one ``describe_tables`` call for every table's result in words, one query for
+the players' ratings in the event's game and one for the announcements.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.utils import timezone
+from django.utils.formats import date_format
+
+from games.models import Player, Table
+from games.wording import ResultText, describe_tables, ordinal
+from ratings import display
+from ratings.models import Rating
+
+from . import bracket_svg, crosstable, selectors
+from .models import Registration, Round, Tournament
+from .pairing import bracket as knockout_plan
+from .pairing import double_elim
+
+#: How each tiebreak is headed, and what it means (the column's ``title``).
+TIEBREAK_HELP = {
+    "buchholz": "sum of the opponents' points",
+    "median_buchholz": "sum of the opponents' points, without the best and the worst",
+    "sonneborn_berger": "points of the opponents beaten, plus half of those tied with",
+    "wins": "tables won",
+    "opponents_points": "sum of the points of everyone met at a table",
+    "markers": "markers won over all tables",
+    "average_place": "average place at the tables (lower is better)",
+    "exit_place": "place at the table where the player went out (the final's place for finalists)",
+    "seed": "seed at the start (1 is the top seed)",
+    "losses": "tables lost (two put a player out)",
+    "eliminated_in": "the round of the second loss",
+}
+
+
+def _when(dt: Any) -> str:
+    return date_format(timezone.localtime(dt), "j M Y, H:i")
+
+
+def _num(v: float) -> str:
+    """2.0 -> "2", 2.5 -> "2.5", 2.333 -> "2.33"."""
+    return f"{round(v, 2):g}"
+
+
+@dataclass
+class SeatView:
+    player: int
+    name: str
+    note: str = ""  # "1st", "=2nd" once finished
+    ending: str = ""  # "resigned", ...
+    markers: int | None = None
+    advanced: bool = False
+    mine: bool = False
+
+
+@dataclass
+class TableView:
+    number: int
+    table_id: int
+    label: str  # the bracket of a double elimination ("Losers bracket round 2"), or ""
+    seats: list[SeatView]
+    status: str  # "playing, ply 23", "waiting for the players", "finished", "aborted: no result"
+    finished: bool
+    result: ResultText | None
+    mine: bool = False
+    ply: int = 0
+    #: The places as shown after the headline: (word, name, markers, how it ended, first), the
+    #: ending left out when the headline's ending already says it ("Bob: resigned").
+    places: list[tuple[str, str, int, str, bool]] = field(default_factory=list)
+
+
+@dataclass
+class RoundView:
+    number: int
+    status: str
+    current: bool
+    tables: list[TableView]
+    byes: list[str]
+    standings: list[Any]
+    title: str = ""
+
+
+@dataclass
+class RosterRow:
+    name: str
+    player: int
+    rating: Rating | None
+    status: str
+    seed: int | None
+    notes: list[str]
+    withdrawn: bool
+
+
+@dataclass
+class StandingView:
+    place: int
+    player: int
+    name: str
+    points: str
+    played: int
+    wins: int
+    tiebreaks: list[tuple[str, str]]  # (key, shown value)
+    mine: bool = False
+
+
+@dataclass
+class YourPart:
+    """The viewer's box: where they stand, what they may do, and the rules in words."""
+
+    anonymous: bool
+    registration: Registration | None = None
+    status: str = ""  # "registered", "checked in", "withdrawn" ("" when not entered)
+    rules: list[str] = field(default_factory=list)
+    can_register: bool = False
+    register_label: str = "Register"
+    cannot: str = ""  # why the viewer cannot register
+    can_withdraw: bool = False
+    withdraw_warning: str = ""
+    can_check_in: bool = False
+    final_place: str = ""
+
+
+@dataclass
+class YourGame:
+    round: int
+    table_id: int | None  # None: a bye
+    opponents: str
+    started: bool
+    ply: int = 0
+
+
+@dataclass
+class EventPage:
+    t: Tournament
+    format_words: str
+    status_words: str
+    announcements: list[Any]
+    you: YourPart
+    your_game: YourGame | None
+    roster: list[RosterRow]
+    rounds: list[RoundView]
+    standings: list[StandingView]
+    tiebreaks: list[tuple[str, str, str]]  # (key, header, explanation)
+    points_header: str
+    winners: list[str]
+    podium: list[tuple[str, str]]  # ("1st", name)
+    crosstable: crosstable.Crosstable | None
+    bracket: str  # SVG markup ("" when the format has none or nothing is paired)
+    registered: int
+
+    @property
+    def has_seeds(self) -> bool:
+        return any(row.seed is not None for row in self.roster)
+
+
+def format_words(t: Tournament) -> str:
+    words = str(t.get_format_display())
+    if t.format == Tournament.Format.KNOCKOUT and t.seats > 2:
+        words += (
+            " (the winner of each table goes through)"
+            if t.advance == 1
+            else f" (the best {t.advance} of each table go through)"
+        )
+    return words
+
+
+def status_words(t: Tournament) -> str:
+    if t.status == Tournament.Status.RUNNING:
+        words = f"round {t.current_round} of {t.rounds} being played" if t.rounds else "running"
+        if t.paused:
+            words += " · paused by the organisers"
+        return words
+    return {
+        Tournament.Status.DRAFT: "not yet open for registration",
+        Tournament.Status.REGISTRATION: "registration open",
+        Tournament.Status.FINISHED: "finished",
+    }.get(t.status, t.get_status_display())
+
+
+def event_page(tournament_id: int, viewer: Player | None, labels: dict[str, str] | None = None) -> EventPage:
+    """Everything the event page shows (raises ``NotFound``); ``labels``: each tiebreak's heading."""
+    t = selectors.tournament_detail(tournament_id, standings_after_rounds=True)
+    registrations = list(t.registrations.all())
+    rounds = list(t.round_set.all())
+    names = {r.player_id: r.player.display_name for r in registrations}
+    for rnd in rounds:
+        for rt in rnd.tables.all():
+            for seat in rt.table.seats.all():
+                names.setdefault(seat.player_id, seat.player.display_name)
+    table_ids = [rt.table_id for rnd in rounds for rt in rnd.tables.all()]
+    results = describe_tables(table_ids, names)
+    wanted = set(names) | ({viewer.pk} if viewer else set())
+    ratings = {r.player_id: r for r in Rating.objects.filter(game=t.game, player_id__in=wanted)}
+    announcements = list(t.announcements.select_related("author"))
+    seed_of = {p: i + 1 for i, p in enumerate(t.seeds or [])}
+    me = viewer.pk if viewer else None
+
+    round_views = [_round_view(t, rnd, results, names, seed_of, me) for rnd in rounds]
+    standings, tiebreaks, points_header = _standings(t, me, labels or {})
+    registered = sum(1 for r in registrations if r.status != Registration.Status.WITHDRAWN)
+    winners = [row.name for row in standings if row.place == 1] if t.status == "finished" else []
+    podium = (
+        [(ordinal(row.place), row.name) for row in standings if row.place <= 3]
+        if t.status == "finished"
+        else []
+    )
+    return EventPage(
+        t=t,
+        format_words=format_words(t),
+        status_words=status_words(t),
+        announcements=announcements,
+        you=_your_part(t, viewer, registrations, ratings, registered, standings),
+        your_game=_your_game(t, round_views, rounds, names, me),
+        roster=_roster(registrations, ratings, seed_of),
+        rounds=list(reversed(round_views)),
+        standings=standings,
+        tiebreaks=tiebreaks,
+        points_header=points_header,
+        winners=winners,
+        podium=podium,
+        crosstable=_crosstable(t, rounds, results, standings),
+        bracket=_bracket(t, round_views, rounds, names),
+        registered=registered,
+    )
+
+
+# ------------------------------------------------------------------------------------------ rounds
+def _advancing(t: Tournament, rnd: Round, ranks: dict[int, int], seed_of: dict[int, int]) -> list[int]:
+    if t.format == Tournament.Format.KNOCKOUT:
+        if t.rounds and rnd.number >= t.rounds:
+            return knockout_plan.table_order(ranks, seed_of)[:1]  # the champion
+        return knockout_plan.table_advancers(ranks, t.advance, seed_of)
+    if t.format == Tournament.Format.DOUBLE_ELIMINATION:
+        return knockout_plan.table_order(ranks, seed_of)[:1]
+    return []
+
+
+def _table_status(table: Table) -> str:
+    if table.status == Table.Status.ACTIVE:
+        return f"playing, ply {table.ply}"
+    if table.status == Table.Status.OPEN:
+        return "waiting for the players to sit down"
+    if table.status == Table.Status.ABORTED:
+        return "aborted: no result"
+    return "finished"
+
+
+def _round_view(
+    t: Tournament,
+    rnd: Round,
+    results: dict[int, ResultText],
+    names: dict[int, str],
+    seed_of: dict[int, int],
+    me: int | None,
+) -> RoundView:
+    tables = []
+    done = 0
+    for rt in rnd.tables.all():
+        table = rt.table
+        result = results.get(rt.table_id)
+        seats = [SeatView(s.player_id, names.get(s.player_id, "?")) for s in table.seats.all()]
+        if result is not None:
+            done += 1
+            ranks = {p.player_id: p.place for p in result.places}
+            up = set(_advancing(t, rnd, ranks, seed_of))
+            by_player = {p.player_id: p for p in result.places}
+            for s in seats:
+                place = by_player.get(s.player)
+                if place is not None:
+                    s.note, s.ending, s.markers = place.word, place.ending, place.markers
+                s.advanced = s.player in up
+        elif table.status in (Table.Status.FINISHED, Table.Status.ABORTED):
+            done += 1
+        for s in seats:
+            s.mine = s.player == me
+        tables.append(
+            TableView(
+                number=rt.number,
+                table_id=rt.table_id,
+                label=getattr(rt, "bracket", ""),
+                seats=seats,
+                status=_table_status(table),
+                finished=result is not None,
+                result=result,
+                mine=any(s.mine for s in seats),
+                places=_places(result),
+                ply=table.ply,
+            )
+        )
+    if rnd.status == Round.Status.FINISHED:
+        status = "finished"
+    elif tables:
+        status = f"being played: {done} of {len(tables)} table{'s' if len(tables) != 1 else ''} finished"
+    else:
+        status = "being played"
+    title = ""
+    if t.format == Tournament.Format.KNOCKOUT and t.rounds and rnd.number == t.rounds:
+        title = "final"
+    return RoundView(
+        number=rnd.number,
+        status=status,
+        current=rnd.number == t.current_round,
+        tables=tables,
+        byes=[names.get(p, "?") for p in rnd.byes],
+        standings=getattr(rnd, "standings", []),
+        title=title,
+    )
+
+
+def _places(result: ResultText | None) -> list[tuple[str, str, int, str, bool]]:
+    if result is None:
+        return []
+    out = []
+    for p in result.places:
+        said = bool(p.ending) and f"{p.name}: {p.ending}" in result.ending
+        out.append((p.word, p.name, p.markers, "" if said else p.ending, p.place == 1))
+    return out
+
+
+def _your_game(
+    t: Tournament, views: list[RoundView], rounds: list[Round], names: dict[int, str], me: int | None
+) -> YourGame | None:
+    if me is None or t.status != Tournament.Status.RUNNING:
+        return None
+    current = next((v for v in views if v.current), None)
+    rnd = next((r for r in rounds if r.number == t.current_round), None)
+    if current is None or rnd is None:
+        return None
+    for tv in current.tables:
+        if tv.mine and not tv.finished and tv.status != "aborted: no result":
+            others = [s.name for s in tv.seats if not s.mine]
+            return YourGame(
+                round=current.number,
+                table_id=tv.table_id,
+                opponents=" and ".join(others)
+                if len(others) < 3
+                else ", ".join(others[:-1]) + " and " + others[-1],
+                started=tv.ply > 0,
+                ply=tv.ply,
+            )
+    if me in rnd.byes and rnd.status == Round.Status.RUNNING:
+        return YourGame(round=current.number, table_id=None, opponents="", started=False)
+    return None
+
+
+# ------------------------------------------------------------------------------------------ roster
+def _roster(
+    registrations: list[Registration], ratings: dict[int, Rating], seed_of: dict[int, int]
+) -> list[RosterRow]:
+    rows = []
+    for reg in registrations:
+        notes = []
+        if reg.joined_round > 1:
+            pts = f"{_num(reg.missed_points)} points" if reg.missed_points else "no points"
+            notes.append(f"entered late: plays from round {reg.joined_round}, {pts} per missed round")
+        if reg.no_shows:
+            notes.append(f"{reg.no_shows} no-show{'s' if reg.no_shows != 1 else ''}")
+        if reg.manual_byes:
+            notes.append("bye given in round " + ", ".join(str(n) for n in reg.manual_byes))
+        rows.append(
+            RosterRow(
+                name=reg.player.display_name,
+                player=reg.player_id,
+                rating=ratings.get(reg.player_id),
+                status=reg.get_status_display(),
+                seed=reg.seed if reg.seed is not None else seed_of.get(reg.player_id),
+                notes=notes,
+                withdrawn=reg.status == Registration.Status.WITHDRAWN,
+            )
+        )
+
+    def order(row: RosterRow) -> tuple[int, int, float]:
+        r = row.rating
+        return (row.withdrawn, row.seed if row.seed is not None else 10**6, -(r.conservative if r else -99))
+
+    return sorted(rows, key=order)
+
+
+# --------------------------------------------------------------------------------------- standings
+def _tiebreak_value(key: str, v: float) -> str:
+    if key in ("exit_place",):
+        return "still in" if not v else ordinal(int(v))
+    if key == "eliminated_in":
+        return "still in" if not v else f"round {int(v)}"
+    if key in ("seed", "losses", "wins"):
+        return "–" if key == "seed" and not v else str(int(v))
+    return _num(v)
+
+
+def _standings(
+    t: Tournament, me: int | None, labels: dict[str, str]
+) -> tuple[list[StandingView], list[tuple[str, str, str]], str]:
+    rows = list(t.standings)  # type: ignore[attr-defined]
+    keys: list[str] = []
+    for row in rows:
+        for k in row.tiebreaks:
+            if k not in keys:
+                keys.append(k)
+    knock = t.format in (Tournament.Format.KNOCKOUT, Tournament.Format.DOUBLE_ELIMINATION)
+    out = [
+        StandingView(
+            place=row.place,
+            player=row.player,
+            name=row.display_name,
+            points=str(int(row.points)) if knock else _num(row.points),
+            played=row.played,
+            wins=row.wins,
+            tiebreaks=[(k, _tiebreak_value(k, row.tiebreaks[k]) if k in row.tiebreaks else "") for k in keys],
+            mine=row.player == me,
+        )
+        for row in rows
+    ]
+    header = {
+        Tournament.Format.KNOCKOUT: "Rounds survived",
+        Tournament.Format.DOUBLE_ELIMINATION: "Tables won",
+    }.get(t.format, "Points")
+    columns = [(k, labels.get(k, k.replace("_", " ")), TIEBREAK_HELP.get(k, "")) for k in keys]
+    return out, columns, header
+
+
+# ------------------------------------------------------------------------------------- your part
+def _your_part(
+    t: Tournament,
+    viewer: Player | None,
+    registrations: list[Registration],
+    ratings: dict[int, Rating],
+    registered: int,
+    standings: list[StandingView],
+) -> YourPart:
+    rules = []
+    now = timezone.now()
+    is_open = t.status == Tournament.Status.REGISTRATION
+    if t.registration_opens:
+        verb = "opens" if now < t.registration_opens else "opened"
+        rules.append(f"Registration {verb} {_when(t.registration_opens)}.")
+    if t.registration_closes:
+        verb = "closes" if now <= t.registration_closes else "closed"
+        rules.append(f"Registration {verb} {_when(t.registration_closes)}.")
+    game = t.get_game_display()
+    if t.rating_min is not None and t.rating_max is not None:
+        rules.append(f"Open to players rated {t.rating_min} to {t.rating_max} in {game}.")
+    elif t.rating_min is not None:
+        rules.append(f"Open to players rated {t.rating_min} or more in {game}.")
+    elif t.rating_max is not None:
+        rules.append(f"Open to players rated {t.rating_max} or less in {game}.")
+    full = t.max_players is not None and registered >= t.max_players
+    if t.max_players is not None:
+        taken = f"{registered} of {t.max_players} places taken"
+        rules.append(f"Full: {taken}." if full else f"{taken[0].upper()}{taken[1:]}.")
+    else:
+        rules.append(f"{registered} player{'s' if registered != 1 else ''} registered, no limit on places.")
+    if t.check_in:
+        rules.append("Check-in required: only players who checked in are paired when the event starts.")
+    you = YourPart(anonymous=viewer is None, rules=rules)
+    if viewer is None:
+        return you
+    reg = next((r for r in registrations if r.player_id == viewer.pk), None)
+    active = reg is not None and reg.status != Registration.Status.WITHDRAWN
+    you.registration = reg
+    you.status = reg.get_status_display() if reg is not None else ""
+    if active:
+        you.can_withdraw = t.status in (Tournament.Status.REGISTRATION, Tournament.Status.RUNNING)
+        if t.status == Tournament.Status.RUNNING:
+            you.withdraw_warning = (
+                "You will not be paired again, and a game you are playing now in this event is "
+                "resigned. You cannot come back once the event has started."
+            )
+        else:
+            you.withdraw_warning = (
+                "Your place is given up; you may register again while registration is open."
+            )
+        you.can_check_in = (
+            t.check_in and is_open and reg is not None and reg.status == Registration.Status.REGISTERED
+        )
+        if t.status == Tournament.Status.FINISHED:
+            mine = next((row for row in standings if row.player == viewer.pk), None)
+            if mine is not None:
+                you.final_place = ordinal(mine.place)
+        return you
+    if reg is not None:
+        you.register_label = "Register again"
+    # why the viewer may not register, in the order the service checks (then the new rules)
+    own = ratings.get(viewer.pk)
+    rating = display.rating(own.mu) if own is not None else 1500
+    if t.status == Tournament.Status.DRAFT:
+        you.cannot = "Registration is not open yet."
+    elif t.status == Tournament.Status.RUNNING:
+        you.cannot = "Registration is closed: the event has started."
+    elif t.status == Tournament.Status.FINISHED:
+        you.cannot = "The event is over."
+    elif viewer.is_guest:
+        you.cannot = "Guests cannot play in events: make a full account to register."
+    elif t.registration_opens and now < t.registration_opens:
+        you.cannot = f"Registration opens {_when(t.registration_opens)}."
+    elif t.registration_closes and now > t.registration_closes:
+        you.cannot = f"Registration closed {_when(t.registration_closes)}."
+    elif full:
+        you.cannot = f"The event is full: {registered} of {t.max_players} places taken."
+    elif t.rating_min is not None and rating < t.rating_min:
+        you.cannot = f"Your {game} rating, {rating}, is below the minimum of {t.rating_min}."
+    elif t.rating_max is not None and rating > t.rating_max:
+        you.cannot = f"Your {game} rating, {rating}, is above the maximum of {t.rating_max}."
+    else:
+        you.can_register = True
+    if t.rating_min is not None or t.rating_max is not None:
+        shown = f"{rating}" if own is not None else "1500 (no rating yet)"
+        you.rules.append(f"Your {game} rating: {shown}.")
+    return you
+
+
+# ---------------------------------------------------------------------------- crosstable, bracket
+def _crosstable(
+    t: Tournament, rounds: list[Round], results: dict[int, ResultText], standings: list[StandingView]
+) -> crosstable.Crosstable | None:
+    if t.format != Tournament.Format.ROUND_ROBIN or not rounds:
+        return None
+    played = []
+    for rnd in rounds:
+        for rt in rnd.tables.all():
+            result = results.get(rt.table_id)
+            players = tuple(s.player_id for s in rt.table.seats.all())
+            if result is None:
+                played.append(crosstable.Played(rnd.number, rt.table_id, players, None))
+            else:
+                places = {p.player_id: p.place for p in result.places}
+                words = {p.player_id: p.word for p in result.places}
+                played.append(crosstable.Played(rnd.number, rt.table_id, players, places, words))
+    byes = {rnd.number: list(rnd.byes) for rnd in rounds}
+    order = [(row.player, row.name) for row in standings]
+    totals = {row.player: row.points for row in standings}
+    return crosstable.build(order, played, byes, t.seats, t.rounds, totals)
+
+
+def _bracket(t: Tournament, views: list[RoundView], rounds: list[Round], names: dict[int, str]) -> str:
+    if t.format not in (Tournament.Format.KNOCKOUT, Tournament.Format.DOUBLE_ELIMINATION) or not views:
+        return ""
+    double = t.format == Tournament.Format.DOUBLE_ELIMINATION
+    # where each player sits, round by round: (round, player) -> box key
+    box_of: dict[tuple[int, int], str] = {}
+    for v in views:
+        for tv in v.tables:
+            for s in tv.seats:
+                box_of[(v.number, s.player)] = f"t{tv.table_id}"
+    last_round = views[-1].number
+
+    def next_box(player: int, after: int) -> str | None:
+        for n in range(after + 1, last_round + 1):
+            if (n, player) in box_of:
+                return box_of[(n, player)]
+        return None
+
+    columns = []
+    for v, rnd in zip(views, rounds, strict=True):
+        boxes = []
+        for p in rnd.byes:
+            band = 0 if (not double or v.number == 1) else 1
+            target = next_box(p, v.number)
+            boxes.append(
+                bracket_svg.Box(
+                    key=f"bye{v.number}-{p}",
+                    title="Bye",
+                    entries=(bracket_svg.Entry(names.get(p, "?"), "bye", advanced=True, key=p),),
+                    feeds=((p, target),) if target else (),
+                    band=band,
+                )
+            )
+        for tv in v.tables:
+            entries = []
+            feeds = []
+            for s in tv.seats:
+                note = s.note
+                if double and tv.finished:
+                    note = "won" if s.advanced else "lost"
+                entries.append(
+                    bracket_svg.Entry(
+                        s.name, note, advanced=s.advanced, out=tv.finished and not s.advanced, key=s.player
+                    )
+                )
+                if s.advanced:
+                    target = next_box(s.player, v.number)
+                    if target:
+                        feeds.append((s.player, target))
+            losers = tv.label.startswith(double_elim.BRACKET_NAMES[double_elim.LOSERS])
+            title = f"Table {tv.number}"
+            if double and tv.label.startswith(double_elim.BRACKET_NAMES[double_elim.GRAND_FINAL]):
+                title = tv.label
+            if not tv.finished:
+                title += f" · {tv.status}"
+            boxes.append(
+                bracket_svg.Box(
+                    key=f"t{tv.table_id}",
+                    title=title,
+                    entries=tuple(entries),
+                    href=f"/tables/{tv.table_id}/",
+                    feeds=tuple(feeds),
+                    band=1 if losers else 0,
+                    current=not tv.finished,
+                )
+            )
+        heading = f"Round {v.number}" + (" · final" if v.title == "final" else "")
+        columns.append(bracket_svg.Column(heading, tuple(boxes)))
+    if not double and t.seeds and t.rounds and last_round < t.rounds:
+        try:
+            plan = knockout_plan.bracket(len(t.seeds), t.seats, t.advance)
+        except knockout_plan.BracketError:
+            plan = ()
+        for n in range(last_round + 1, t.rounds + 1):
+            if n - 1 < len(plan):
+                boxes = tuple(
+                    bracket_svg.Box(key=f"plan{n}-{i}", title=f"Table {i + 1}", entries=())
+                    for i in range(len(plan[n - 1].tables))
+                )
+                heading = f"Round {n}" + (" · final" if n == t.rounds else "")
+                columns.append(bracket_svg.Column(heading, boxes))
+    label = f"{t.name}: the {'double elimination ' if double else ''}bracket"
+    titles = {0: "Winners bracket", 1: "Losers bracket"} if double else None
+    return bracket_svg.render(columns, label=label, band_titles=titles)
