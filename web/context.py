@@ -28,16 +28,15 @@ def site_bar(request: HttpRequest) -> dict[str, Any]:
         table__to_move=F("number"),
     ).count()
     challenges = Challenge.objects.filter(challenged=player, status=Challenge.Status.PENDING).count()
-    organiser = (
-        user.is_staff
-        or OrganiserRole.objects.filter(player=player).exists()
-        or League.objects.filter(organisers=player).exists()
-    )
+    # The leagues the player organises (pages show their organiser links from it, no query more).
+    leagues = set(League.objects.filter(organisers=player).values_list("pk", flat=True))
+    organiser = user.is_staff or bool(leagues) or OrganiserRole.objects.filter(player=player).exists()
     return {
         "site_bar": {
             "turns": turns,
             "challenges": challenges,
             "waiting": turns + challenges,
             "organiser": organiser,
+            "leagues": leagues,
         }
     }

@@ -400,3 +400,22 @@ def test_double_elimination_bracket_shows_both_brackets(
     assert "Winners bracket" in texts and "Losers bracket" in texts
     assert re.search(r"Board \d</a> · Losers bracket round 1", section(html, "rounds"))
     assert ">Losses</abbr>" in section(html, "standings")
+
+
+def test_only_the_leagues_organisers_see_the_link_to_manage_the_event(
+    make_actor: Callable[..., Actor],
+) -> None:
+    organiser = make_actor("olga")
+    as_organiser(organiser.player)
+    league = services.league_create(organiser=organiser.player, name="Hill Club", slug="hill")
+    t = services.tournament_create(
+        organiser=organiser.player, league=league, name="Hill Open", game="pacru", seats=2
+    )
+    other = make_actor("otto")
+    as_organiser(other.player)
+    services.league_create(organiser=other.player, name="Other Club", slug="other")
+    assert League.objects.count() == 2
+    link = f'href="/organiser/events/{t.pk}/"'
+    assert link in page(organiser, t)
+    assert link not in page(other, t)  # organises another league
+    assert link not in page(None, t)
