@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote
 
@@ -505,25 +506,32 @@ def event_action(request: HttpRequest, tournament_id: int, action: str) -> HttpR
     return page
 
 
+def _download(request: HttpRequest, tournament_id: int, what: str) -> HttpResponse:
+    """One of the event's exports, as an attachment named after the event."""
+    _, t = _organised_event(request, tournament_id)
+    build, content_type, suffix = EXPORTS[what]
+    response = HttpResponse(build(t), content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{slugify(t.name) or t.pk}-{suffix}"'
+    return response
+
+
+EXPORTS: dict[str, tuple[Callable[[Tournament], Any], str, str]] = {
+    "standings": (organiser_actions.standings_csv, "text/csv; charset=utf-8", "standings.csv"),
+    "crosstable": (organiser_actions.crosstable_csv, "text/csv; charset=utf-8", "crosstable.csv"),
+    "records": (organiser_actions.records_zip, "application/zip", "records.zip"),
+}
+
+
 @login_required
 def standings_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    _, t = _organised_event(request, tournament_id)
-    response = HttpResponse(organiser_actions.standings_csv(t), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{slugify(t.name) or t.pk}-standings.csv"'
-    return response
+    return _download(request, tournament_id, "standings")
 
 
 @login_required
 def crosstable_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    _, t = _organised_event(request, tournament_id)
-    response = HttpResponse(organiser_actions.crosstable_csv(t), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{slugify(t.name) or t.pk}-crosstable.csv"'
-    return response
+    return _download(request, tournament_id, "crosstable")
 
 
 @login_required
 def records_zip(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    _, t = _organised_event(request, tournament_id)
-    response = HttpResponse(organiser_actions.records_zip(t), content_type="application/zip")
-    response["Content-Disposition"] = f'attachment; filename="{slugify(t.name) or t.pk}-records.zip"'
-    return response
+    return _download(request, tournament_id, "records")

@@ -7,6 +7,7 @@ games' public result contract (``games.selectors.game_results``), never from its
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -441,15 +442,10 @@ def ladder_order(ladder: Ladder) -> list[dict[str, Any]]:
         r.player_id: r
         for r in Rating.objects.filter(game=ladder.game, player__in=[m.player for m in members])
     }
-    if ladder.kind == Ladder.Kind.POSITION:
-        # A position ladder keeps its own order: only its challenges change it.
-        ordered = sorted(members, key=lambda m: (m.position or 0, m.joined))
-    else:
-        rated = sorted(
-            (m for m in members if m.player_id in ratings),
-            key=lambda m: (-ratings[m.player_id].conservative, m.joined),
-        )
-        ordered = rated + [m for m in members if m.player_id not in ratings]
+    conservative = {pid: r.conservative for pid, r in ratings.items()}
+    ordered = _ladder_sorted(
+        ladder, members, lambda m: m.player_id, lambda m: m.position, lambda m: m.joined, conservative
+    )
     rows = []
     for position, m in enumerate(ordered, start=1):
         r = ratings.get(m.player_id)
@@ -464,6 +460,49 @@ def ladder_order(ladder: Ladder) -> list[dict[str, Any]]:
             }
         )
     return rows
+
+
+def _ladder_sorted(
+    ladder: Ladder,
+    rows: list[Any],
+    player: Callable[[Any], int],
+    position: Callable[[Any], int | None],
+    joined: Callable[[Any], Any],
+    conservative: dict[int, float],
+) -> list[Any]:
+    """A ladder's members best first: by place on a position ladder (only its challenges change
+    it); otherwise by conservative rating, the unrated after the rated, earlier joiners first."""
+    if ladder.kind == Ladder.Kind.POSITION:
+        return sorted(rows, key=lambda r: (position(r) or 0, joined(r)))
+    rated = sorted(
+        (r for r in rows if player(r) in conservative), key=lambda r: (-conservative[player(r)], joined(r))
+    )
+    return rated + sorted((r for r in rows if player(r) not in conservative), key=joined)
+
+
+def ladder_places(ladders: list[Ladder], player_id: int) -> dict[int, tuple[int | None, int]]:
+    """Ladder id → (the player's place, the number of members) on each of ``ladders``, ordered as
+    :func:`ladder_order` orders them (two queries for any number of ladders)."""
+    members: dict[int, list[tuple[int, int | None, Any]]] = {lad.pk: [] for lad in ladders}
+    for ladder_id, pid, position, joined in LadderMember.objects.filter(ladder__in=ladders).values_list(
+        "ladder_id", "player_id", "position", "joined"
+    ):
+        members[ladder_id].append((pid, position, joined))
+    everyone = {pid for rows in members.values() for pid, _, _ in rows}
+    conservative: dict[str, dict[int, float]] = {}
+    for game, pid, value in Rating.objects.filter(
+        player_id__in=everyone, game__in={lad.game for lad in ladders}
+    ).values_list("game", "player_id", "conservative"):
+        conservative.setdefault(game, {})[pid] = value
+    out = {}
+    for ladder in ladders:
+        rows = members[ladder.pk]
+        ordered = _ladder_sorted(
+            ladder, rows, lambda r: r[0], lambda r: r[1], lambda r: r[2], conservative.get(ladder.game, {})
+        )
+        place = next((i for i, r in enumerate(ordered, start=1) if r[0] == player_id), None)
+        out[ladder.pk] = (place, len(rows))
+    return out
 
 
 # the organiser dashboard

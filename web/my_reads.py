@@ -23,7 +23,7 @@ from games.wording import SEAT_ENDINGS, TABLE_ENDINGS, ResultText, describe_tabl
 from ratings.display import text as rating_text
 from ratings.models import Rating
 from tournaments import selectors as event_reads
-from tournaments.models import Challenge, Ladder, LadderMember, Registration, Round, RoundTable, Tournament
+from tournaments.models import Challenge, LadderMember, Registration, Round, RoundTable, Tournament
 from tournaments.pairing.bracket import RoundRecord, TableRecord
 from tournaments.standings import TableResult
 
@@ -343,35 +343,10 @@ def my_ladders(me: Player) -> MyLadders:
     mine = list(
         LadderMember.objects.filter(player=me).select_related("ladder__league").order_by("-joined")[:LADDERS]
     )
-    if mine:
-        # Every member of those ladders and their ratings in the ladders' games: two queries, ordered
-        # as tournaments.selectors.ladder_order orders them (by place, or by conservative rating).
-        members: dict[int, list[tuple[int, int | None, datetime]]] = {}
-        for ladder_id, player_id, position, joined in LadderMember.objects.filter(
-            ladder__in=[m.ladder for m in mine]
-        ).values_list("ladder_id", "player_id", "position", "joined"):
-            members.setdefault(ladder_id, []).append((player_id, position, joined))
-        everyone = {p for rows in members.values() for p, _, _ in rows}
-        conservative = {
-            (game, p): c
-            for p, game, c in Rating.objects.filter(
-                player_id__in=everyone, game__in={m.ladder.game for m in mine}
-            ).values_list("player_id", "game", "conservative")
-        }
-        for m in mine:
-            ladder, rows = m.ladder, members.get(m.ladder_id, [])
-            if ladder.kind == Ladder.Kind.POSITION:
-                ordered = sorted(rows, key=lambda r: (r[1] or 0, r[2]))
-            else:
-                rated = sorted(
-                    (r for r in rows if (ladder.game, r[0]) in conservative),
-                    key=lambda r: (-conservative[ladder.game, r[0]], r[2]),
-                )
-                ordered = rated + sorted(
-                    (r for r in rows if (ladder.game, r[0]) not in conservative), key=lambda r: r[2]
-                )
-            place = next((i for i, r in enumerate(ordered, start=1) if r[0] == me.pk), None)
-            positions.append({"ladder": ladder, "place": ordinal(place) if place else "", "of": len(rows)})
+    places = event_reads.ladder_places([m.ladder for m in mine], me.pk)
+    for m in mine:
+        place, count = places[m.ladder_id]
+        positions.append({"ladder": m.ladder, "place": ordinal(place) if place else "", "of": count})
     return MyLadders(waiting, outgoing, positions, len(waiting))
 
 

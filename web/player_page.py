@@ -10,18 +10,16 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from games import selectors as game_reads
-from ratings.models import Rating
 from ratings.pages import player_context
 from tournaments.models import Ladder, LadderMember, Registration, Round, RoundTable, Tournament
 from tournaments.pairing import double_elim
 from tournaments.pairing.bracket import RoundRecord, TableRecord, knockout_standings
-from tournaments.selectors import unplayed_rounds
+from tournaments.selectors import ladder_places, unplayed_rounds
 from tournaments.standings import TableResult, standings
 
 #: Events listed on the page (the most recent registrations); a note says when there are more.
@@ -170,30 +168,9 @@ def ladder_positions(player_id: int) -> list[LadderLine]:
     mine = list(LadderMember.objects.filter(player_id=player_id).select_related("ladder", "ladder__league"))
     if not mine:
         return []
-    ladders = {m.ladder_id: m.ladder for m in mine}
-    members: dict[int, list[tuple[int, Any, int | None]]] = defaultdict(list)
-    for lid, pid, joined, position in LadderMember.objects.filter(ladder_id__in=ladders).values_list(
-        "ladder_id", "player_id", "joined", "position"
-    ):
-        members[lid].append((pid, joined, position))
-    everyone = {pid for rows in members.values() for pid, *_ in rows}
-    conservative = {
-        (game, pid): c
-        for game, pid, c in Rating.objects.filter(
-            player_id__in=everyone, game__in={lad.game for lad in ladders.values()}
-        ).values_list("game", "player_id", "conservative")
-    }
+    places = ladder_places([m.ladder for m in mine], player_id)
     lines = []
-    for lid, ladder in ladders.items():
-        rows = members[lid]
-        if ladder.kind == Ladder.Kind.POSITION:
-            ordered = sorted(rows, key=lambda m: (m[2] or 0, m[1]))
-        else:
-            rated = [m for m in rows if (ladder.game, m[0]) in conservative]
-            rated.sort(key=lambda m: (-conservative[ladder.game, m[0]], m[1]))
-            ordered = rated + sorted(
-                (m for m in rows if (ladder.game, m[0]) not in conservative), key=lambda m: m[1]
-            )
-        position = next((i for i, m in enumerate(ordered, start=1) if m[0] == player_id), None)
-        lines.append(LadderLine(ladder=ladder, name=str(ladder), position=position, members=len(rows)))
+    for m in mine:
+        position, count = places[m.ladder_id]
+        lines.append(LadderLine(ladder=m.ladder, name=str(m.ladder), position=position, members=count))
     return sorted(lines, key=lambda line: line.name.lower())
