@@ -189,14 +189,16 @@ def dashboard(request: HttpRequest) -> HttpResponse:
             attention.append((t, f"registration open: {t.registered} players"))  # type: ignore[attr-defined]
         if t.status == Tournament.Status.RUNNING:
             waiting, overdue = t.waiting, t.overdue  # type: ignore[attr-defined]
-            note = f"round {t.current_round}: {waiting} table(s) still playing"
+            note = f"round {t.current_round}: {_count(waiting, 'table')} still playing"
             if t.paused:
                 note += " (paused)"
             attention.append((t, note + (f", {overdue} past their deadline" if overdue else "")))
     for ladder in board.ladders:
         count, queued = ladder.pending, ladder.queued  # type: ignore[attr-defined]
+        parts = [f"{_count(count, 'challenge')} waiting for an answer" if count else ""]
+        parts.append(f"{_count(queued, 'player')} in the queue" if queued else "")
         if count or queued:
-            attention.append((ladder, f"{count} pending challenge(s), {queued} player(s) in the queue"))
+            attention.append((ladder, ", ".join(p for p in parts if p)))
     may_organise = organisers.may_organise(me)  # also who may start bot matches (``botmatches``)
     context = {
         "form": form,
@@ -319,7 +321,7 @@ def _next_round_block(t: Tournament, rounds: list[Round]) -> str:
     current = next((r for r in rounds if r.number == t.current_round), None)
     if current is not None and current.status != Round.Status.FINISHED:
         playing = sum(1 for rt in current.tables.all() if rt.table.status == "active")
-        return f"round {current.number} is still being played ({playing} table(s) playing)"
+        return f"round {current.number} is still being played ({_count(playing, 'table')} playing)"
     if t.format != Tournament.Format.DOUBLE_ELIMINATION and t.current_round >= t.rounds:
         return "every round has been played"
     return ""
@@ -504,6 +506,11 @@ def event_action(request: HttpRequest, tournament_id: int, action: str) -> HttpR
     else:
         messages.success(request, done)
     return page
+
+
+def _count(n: int, noun: str) -> str:
+    """ "1 table", "3 tables"."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def _download(request: HttpRequest, tournament_id: int, what: str) -> HttpResponse:

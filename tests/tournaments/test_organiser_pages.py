@@ -199,7 +199,7 @@ def test_start_pause_resume_and_next_round(
     assert f"Club Night started. Round 1 paired: 2 tables, bye for {bye}" in messages_of(r)
     html = r.content.decode()
     assert 'id="pause-event"' in html and 'id="next-round"' not in html
-    assert "round 1 is still being played (2 table(s) playing)" in html
+    assert "round 1 is still being played (2 tables playing)" in html
     assert html.count('class="result-form"') == 2 and 'data-board="1"' in html and 'name="rank_2"' in html
     assert 'id="repair-round"' in html
     r = c.post(url(t, "next-round"), follow=True)

@@ -153,7 +153,7 @@ def test_standings_after_each_round_and_the_dashboard_attention(
     assert organiser.get(f"/api/v1/tournaments/{t['id']}/standings/?round=x").status_code == 400
     organiser.client.force_login(organiser.player.user)
     page = organiser.client.get("/organiser/").content.decode()
-    assert "round 2: 2 table(s) still playing" in page
+    assert "round 2: 2 tables still playing" in page
     assert "Standings after round 1" in organiser.client.get(f"/tournaments/{t['id']}/").content.decode()
 
 
