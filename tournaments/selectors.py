@@ -377,6 +377,53 @@ def _standings(
     ]
 
 
+def final_places(tours: list[Tournament]) -> dict[int, dict[int, int]]:
+    """Tournament id → {player id: place} as the event's standings have it
+    (``tournaments.selectors.tournament_standings``), read for all the events at once: the
+    history of every event in the same six queries or fewer, however many events and rounds."""
+    if not tours:
+        return {}
+    ids = [t.pk for t in tours]
+    players: dict[int, list[int]] = {}
+    late: dict[int, dict[int, tuple[int, float]]] = {}
+    for tid, pid, joined, missed in Registration.objects.filter(tournament_id__in=ids).values_list(
+        "tournament_id", "player_id", "joined_round", "missed_points"
+    ):
+        players.setdefault(tid, []).append(pid)
+        if joined > 1:
+            late.setdefault(tid, {})[pid] = (joined, missed)
+    rounds = list(Round.objects.filter(tournament_id__in=ids).order_by("tournament_id", "number"))
+    links = list(
+        RoundTable.objects.filter(round__in=rounds)
+        .order_by("round__number", "number")
+        .values_list("round__tournament_id", "round__number", "table_id")
+    )
+    table_ids = [table_id for _, _, table_id in links]
+    seated = games.seatings(table_ids)
+    results = games.game_results(table_ids)
+    done: dict[int, list[TableResult]] = {}
+    tables: dict[tuple[int, int], list[TableRecord]] = {}
+    for tid, number, table_id in links:
+        result = results.get(table_id)
+        if result is not None:
+            done.setdefault(tid, []).append(
+                TableResult(round=number, ranks=result.ranks(), markers=result.markers())
+            )
+        ranks = result.ranks() if result is not None else None
+        tables.setdefault((tid, number), []).append(TableRecord(tuple(seated.get(table_id, [])), ranks))
+    out = {}
+    for t in tours:
+        records = [
+            RoundRecord(r.number, tuple(r.byes), tuple(tables.get((t.pk, r.number), [])))
+            for r in rounds
+            if r.tournament_id == t.pk
+        ]
+        # The event's own standings rule, from the reads made here for every event at once.
+        rows = _standings(t, players.get(t.pk, []), {}, done.get(t.pk, []), late.get(t.pk, {}), records)
+        out[t.pk] = {row.player: row.place for row in rows}
+    return out
+
+
 def tournament_standings(t: Tournament, after_round: int | None = None) -> list[Standing]:
     """The standings now, or after round ``after_round``, with names (as :func:`current_standings`)."""
     registered = list(

@@ -24,8 +24,6 @@ from ratings.display import text as rating_text
 from ratings.models import Rating
 from tournaments import selectors as event_reads
 from tournaments.models import Challenge, LadderMember, Registration, Round, RoundTable, Tournament
-from tournaments.pairing.bracket import RoundRecord, TableRecord
-from tournaments.standings import TableResult
 
 #: How many of each list My page shows.
 OTHER_TABLES = 20
@@ -257,7 +255,7 @@ def my_events(me: Player) -> MyEvents:
         .order_by("-tournament__finished_at")[:FINISHED_EVENTS]
     )
     done = list(done)
-    places = final_places([reg.tournament for reg in done])
+    places = event_reads.final_places([reg.tournament for reg in done])
     for reg in done:
         t = reg.tournament
         place, of = places.get(t.pk, {}).get(me.pk, (0, 0)), len(places.get(t.pk, {}))
@@ -268,55 +266,6 @@ def my_events(me: Player) -> MyEvents:
         else:
             text = f"{ordinal(place)} of {of}"
         out.finished.append(FinishedEvent(t, text))
-    return out
-
-
-def final_places(tours: list[Tournament]) -> dict[int, dict[int, int]]:
-    """Tournament id → {player id: place} as the event's standings have it
-    (``tournaments.selectors.tournament_standings``), read for all the events at once: the
-    history of every event in the same six queries or fewer, however many events and rounds."""
-    if not tours:
-        return {}
-    ids = [t.pk for t in tours]
-    players: dict[int, list[int]] = {}
-    late: dict[int, dict[int, tuple[int, float]]] = {}
-    for tid, pid, joined, missed in Registration.objects.filter(tournament_id__in=ids).values_list(
-        "tournament_id", "player_id", "joined_round", "missed_points"
-    ):
-        players.setdefault(tid, []).append(pid)
-        if joined > 1:
-            late.setdefault(tid, {})[pid] = (joined, missed)
-    rounds = list(Round.objects.filter(tournament_id__in=ids).order_by("tournament_id", "number"))
-    links = list(
-        RoundTable.objects.filter(round__in=rounds)
-        .order_by("round__number", "number")
-        .values_list("round__tournament_id", "round__number", "table_id")
-    )
-    table_ids = [table_id for _, _, table_id in links]
-    seated = game_reads.seatings(table_ids)
-    results = game_reads.game_results(table_ids)
-    done: dict[int, list[TableResult]] = {}
-    tables: dict[tuple[int, int], list[TableRecord]] = {}
-    for tid, number, table_id in links:
-        result = results.get(table_id)
-        if result is not None:
-            done.setdefault(tid, []).append(
-                TableResult(round=number, ranks=result.ranks(), markers=result.markers())
-            )
-        ranks = result.ranks() if result is not None else None
-        tables.setdefault((tid, number), []).append(TableRecord(tuple(seated.get(table_id, [])), ranks))
-    out = {}
-    for t in tours:
-        records = [
-            RoundRecord(r.number, tuple(r.byes), tuple(tables.get((t.pk, r.number), [])))
-            for r in rounds
-            if r.tournament_id == t.pk
-        ]
-        # The event's own standings rule, from the reads made here for every event at once.
-        rows = event_reads._standings(
-            t, players.get(t.pk, []), {}, done.get(t.pk, []), late.get(t.pk, {}), records
-        )
-        out[t.pk] = {row.player: row.place for row in rows}
     return out
 
 

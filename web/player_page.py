@@ -8,19 +8,15 @@ all those events read at once, with the same standings functions the event page 
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from games import selectors as game_reads
 from ratings.pages import player_context
-from tournaments.models import Ladder, LadderMember, Registration, Round, RoundTable, Tournament
-from tournaments.pairing import double_elim
-from tournaments.pairing.bracket import RoundRecord, TableRecord, knockout_standings
-from tournaments.selectors import ladder_places, unplayed_rounds
-from tournaments.standings import TableResult, standings
+from tournaments import selectors as event_reads
+from tournaments.models import Ladder, LadderMember, Registration, Tournament
+from tournaments.selectors import ladder_places
 
 #: Events listed on the page (the most recent registrations); a note says when there are more.
 EVENTS_SHOWN = 12
@@ -92,73 +88,12 @@ def _state(t: Tournament, r: Registration) -> str:
 
 def final_places(events: list[Tournament], player_id: int) -> dict[int, tuple[int, int]]:
     """Tournament id → (the player's final place, the number of players in the standings) for these
-    finished events: the standings of ``tournaments.selectors.current_standings``, computed for all
-    of them from six queries."""
-    if not events:
-        return {}
-    ids = [t.pk for t in events]
-    regs: dict[int, list[tuple[int, str, int, float]]] = defaultdict(list)
-    for tid, pid, status, joined, missed in (
-        Registration.objects.filter(tournament_id__in=ids)
-        .order_by("registered_at", "pk")
-        .values_list("tournament_id", "player_id", "status", "joined_round", "missed_points")
-    ):
-        regs[tid].append((pid, status, joined, missed))
-    byes: dict[int, list[tuple[int, list[int]]]] = defaultdict(list)
-    for tid, number, round_byes in (
-        Round.objects.filter(tournament_id__in=ids)
-        .order_by("number")
-        .values_list("tournament_id", "number", "byes")
-    ):
-        byes[tid].append((number, list(round_byes or [])))
-    links = list(
-        RoundTable.objects.filter(round__tournament_id__in=ids)
-        .order_by("round__number", "number")
-        .values_list("round__tournament_id", "round__number", "table_id")
-    )
-    table_ids = [table_id for *_, table_id in links]
-    seated = game_reads.seatings(table_ids)
-    results = game_reads.game_results(table_ids)
-    tables: dict[tuple[int, int], list[TableRecord]] = defaultdict(list)
-    table_results: dict[int, list[TableResult]] = defaultdict(list)
-    for tid, number, table_id in links:
-        result = results.get(table_id)
-        ranks = result.ranks() if result is not None else None
-        tables[tid, number].append(TableRecord(tuple(seated.get(table_id, [])), ranks))
-        if result is not None:
-            table_results[tid].append(TableResult(round=number, ranks=ranks or {}, markers=result.markers()))
+    finished events (``tournaments.selectors.final_places``: the events' own standings)."""
     out = {}
-    for t in events:
-        entries = regs.get(t.pk, [])
-        players = [pid for pid, *_ in entries]
-        rounds = [RoundRecord(n, tuple(b), tuple(tables.get((t.pk, n), []))) for n, b in byes.get(t.pk, [])]
-        places = _places(t, entries, players, rounds, table_results.get(t.pk, []))
+    for tid, places in event_reads.final_places(events).items():
         if player_id in places:
-            out[t.pk] = (places[player_id], len(places))
+            out[tid] = (places[player_id], len(places))
     return out
-
-
-def _places(
-    t: Tournament,
-    entries: list[tuple[int, str, int, float]],
-    players: list[int],
-    rounds: list[RoundRecord],
-    results: list[TableResult],
-) -> dict[int, int]:
-    """Player id → place, as ``tournaments.selectors`` computes the standings of ``t``."""
-    if t.format == Tournament.Format.KNOCKOUT:
-        seeds = t.seeds if t.seeds is not None else players
-        last = t.rounds or max((r.number for r in rounds), default=0)
-        return {r.player: r.place for r in knockout_standings(players, seeds, rounds, t.advance, last)}
-    if t.format == Tournament.Format.DOUBLE_ELIMINATION:
-        left = {pid for pid, status, *_ in entries if status == Registration.Status.WITHDRAWN}
-        seeds = t.seeds if t.seeds is not None else []
-        active = [p for p in [*seeds, *players] if p not in left]
-        return {r.player: r.place for r in double_elim.standings(players, seeds, rounds, active)}
-    late = {pid: (joined, missed) for pid, _, joined, missed in entries if joined > 1}
-    unplayed = unplayed_rounds(t, rounds, late)
-    rows = standings(players, results, t.seats, scale=t.points_scale, unplayed=unplayed, rounds=t.rounds)
-    return {r.player: r.place for r in rows}
 
 
 # ---------------------------------------------------------------- ladders
