@@ -59,7 +59,7 @@ def test_two_people_play_pacru_by_clicking_and_see_each_other_live(
     table_id = open_table_from_lobby(alice, game="pacru", players="2", time_control="rapid")
     expect(alice.locator("#wait-h")).to_contain_text("Waiting for players (1/2)")
 
-    join = bob.get_by_role("button", name=f"Join table {table_id}")
+    join = bob.get_by_role("button", name="Join the Pacru table of Alice")
     expect(join).to_be_visible()
     assert bob.evaluate("window.__stayed") is True, "the lobby reloaded instead of updating"
     bob.screenshot(path=str(artifacts / "lobby.png"), full_page=True)
