@@ -105,6 +105,10 @@ class Table(models.Model):
     #: ``bot_lease_until``, so the bot sweep does not start a second search (games.botplay).
     bot_lease_actions = models.PositiveIntegerField(null=True, blank=True)
     bot_lease_until = models.DateTimeField(null=True, blank=True)
+    #: The finished table this one is the rematch of (one rematch per table: the first asked).
+    rematch_of = models.OneToOneField(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematch"
+    )
 
     class Meta:
         ordering = ["-created_at"]

@@ -21,7 +21,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 import engine
-from common.errors import ServiceError
+from common.errors import NotFound, ServiceError
 from common.http import conditional
 from common.players import visitor_player
 from engine.render import board_text
@@ -201,6 +201,11 @@ def table_action_page(request: HttpRequest, table_id: int, action: str) -> HttpR
             services.seat_leave(table_id=table_id, player=player)
         elif action == "invite-bot":
             services.bot_invite(table_id=table_id, player=player, level=request.POST.get("level", ""))
+        elif action == "rematch":
+            try:
+                return redirect("table", services.table_rematch(table_id=table_id, player=player).pk)
+            except NotFound:
+                raise Http404(f"there is no table {table_id}") from None
         else:
             raise Http404(f"no action {action!r}")
     except ServiceError as exc:
@@ -221,6 +226,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         "id": table.pk,
         "game": table.game,
         "mySeat": my_seat,
+        "players": table.players,  # the page turns the board to the viewer's home edge (RULES §2)
         "api": f"/api/v1/tables/{table.pk}/",
         "ratings": {str(s.number): seat_ratings.get(s.player_id, "new") for s in table.seats.all()},
     }

@@ -9,6 +9,7 @@ engine, writes, and dispatches side effects only ``on_commit``. A refused action
 * :mod:`.moves` – submitting a move (the hot path);
 * :mod:`.timeouts` – timeouts and first-move aborts, applied exactly once;
 * :mod:`.records` – game records out and in;
+* :mod:`.rematch` – a rematch of a finished table;
 * :mod:`.transitions` – what they share: locking, recording the engine's new state, finishing.
 """
 
@@ -17,6 +18,7 @@ from .adjudicate import table_adjudicate, table_correct_result
 from .moves import MoveOutcome, move_submit, normalize
 from .players import display_name_check, guest_create, player_register, player_rename
 from .records import record_text, table_import_record
+from .rematch import table_rematch
 from .tables import bot_invite, game_resign, seat_join, seat_leave, table_create
 from .timeouts import apply_due_timeouts, clock_timeout_apply, sweep_overdue
 from .transitions import grace
@@ -44,4 +46,5 @@ __all__ = [
     "table_correct_result",
     "table_create",
     "table_import_record",
+    "table_rematch",
 ]

@@ -36,17 +36,81 @@
   let sel = idle(); // the move being built
   let busy = false; // a submission is in flight
   let focusCell = "e5";
+  let hoverCell = null; // the chevron whose destinations are shown while pointed at or focused
+  let flipped = false; // the viewer turned the board round (the Flip button)
+  let soundOn = readSetting("pacru.sound") === "on";
+  let audio = null;
+  let warnedLow = null; // the ply at which the low-time sound last played
   const wasOpen = $("game").hasAttribute("hidden"); // rendered before the table started
+  const PLAYERS = boot.players || 2;
+  // Each seat's home edge (RULES §2 start positions), and how far the picture turns (clockwise)
+  // to put that edge at the bottom.
+  const HOME = PLAYERS === 2 ? { 1: "S", 2: "N" } : { 1: "E", 2: "W", 3: "N", 4: "S" };
+  const TURN = { S: 0, E: 90, N: 180, W: 270 };
 
   function idle() {
     return { stage: "idle", from: null, base: null, effect: null, meeting: null, turn: null, paid: [] };
   }
 
   // ------------------------------------------------------------------ geometry
-  function cellXY(cell) {
+  function rotation() {
+    const base = ME && HOME[ME] ? TURN[HOME[ME]] : 0;
+    return (base + (flipped ? 180 : 0)) % 360;
+  }
+  // Where a field is drawn: column and row (0…8, from the top left) of the turned board.
+  function disp(cell) {
     const c = FILES.indexOf(cell[0]);
     const r = Number(cell[1]);
-    return [X0 + c * S, Y0 + (9 - r) * S];
+    switch (rotation()) {
+      case 90: return [r - 1, c];
+      case 180: return [8 - c, r - 1];
+      case 270: return [9 - r, 8 - c];
+      default: return [c, 9 - r];
+    }
+  }
+  function cellAt(dx, dy) {
+    switch (rotation()) {
+      case 90: return FILES[dy] + (dx + 1);
+      case 180: return FILES[8 - dx] + (dy + 1);
+      case 270: return FILES[8 - dy] + (9 - dx);
+      default: return FILES[dx] + (9 - dy);
+    }
+  }
+  function cellXY(cell) {
+    const [dx, dy] = disp(cell);
+    return [X0 + dx * S, Y0 + dy * S];
+  }
+  // A chevron's power (RULES: how far it may move): Shacru 1; otherwise the number of its
+  // owner's markers in the chevron's borderland, at least 1.
+  function power(tiles, cell, seat) {
+    if (T.game === "shacru") return 1;
+    const bc = Math.floor(FILES.indexOf(cell[0]) / 3), br = Math.floor((Number(cell[1]) - 1) / 3);
+    let n = 0;
+    for (let c = 3 * bc; c < 3 * bc + 3; c++)
+      for (let r = 3 * br + 1; r <= 3 * br + 3; r++) if (tiles[FILES[c] + r] === seat) n += 1;
+    return n || 1;
+  }
+  // The fields strictly between two fields on a line (what a connection change colours).
+  function between(a, b) {
+    const c1 = FILES.indexOf(a[0]), r1 = Number(a[1]), c2 = FILES.indexOf(b[0]), r2 = Number(b[1]);
+    const dc = Math.sign(c2 - c1), dr = Math.sign(r2 - r1);
+    const out = [];
+    for (let c = c1 + dc, r = r1 + dr; c !== c2 || r !== r2; c += dc, r += dr) {
+      out.push(FILES[c] + r);
+      if (out.length > 9) break;
+    }
+    return out;
+  }
+  function directionOf(a, b) {
+    const dc = Math.sign(FILES.indexOf(b[0]) - FILES.indexOf(a[0])), dr = Math.sign(Number(b[1]) - Number(a[1]));
+    const names = { "0,1": "N", "1,1": "NE", "1,0": "E", "1,-1": "SE", "0,-1": "S", "-1,-1": "SW", "-1,0": "W", "-1,1": "NW" };
+    return names[`${dc},${dr}`];
+  }
+  function destinationsOf(cell) {
+    if (!T || T.status !== "active" || view !== null || !T.base_moves) return [];
+    const out = [];
+    for (const m of T.base_moves) if (m !== "pass" && fromOf(m) === cell && !out.includes(toOf(m))) out.push(toOf(m));
+    return out;
   }
   function allCells() {
     const out = [];
@@ -100,7 +164,9 @@
     const position = live ? T.position : view < 0 ? history.start : history.actions[view].position;
     const lastAction = live ? lastOf(T.moves) : view < 0 ? null : history.actions[view].action;
     const { tiles, chev } = decode(position);
-    const hl = live ? highlights() : { sel: new Set(), targets: new Set(), choice: new Set(), picked: new Set(), from: null };
+    const hl = live ? highlights() : { sel: new Set(), targets: new Set(), choice: new Set(), picked: new Set(), preview: new Set(), from: null };
+    const rot = rotation();
+    svg.dataset.rotation = rot;
     const last = new Set(lastMoveCells(lastAction));
     const hadFocus = svg.contains(document.activeElement);
     svg.textContent = "";
@@ -110,23 +176,30 @@
       const g = el("g", { class: "cell", "data-cell": cell, role: "button", tabindex: cell === focusCell ? 0 : -1 }, svg);
       const owner = tiles[cell];
       el("rect", { x, y, width: S, height: S, fill: owner ? SEAT[owner].colour : "#fbf8f1", "fill-opacity": owner ? 0.38 : 1, stroke: "#b9b09c", "stroke-width": 1 }, g);
-      if (last.has(cell)) el("rect", { x: x + 2, y: y + 2, width: S - 4, height: S - 4, fill: "none", stroke: "#3b82f6", "stroke-width": 3, class: "last" }, g);
+      if (last.has(cell)) el("rect", { x: x + 1, y: y + 1, width: S - 2, height: S - 2, fill: "#22d3ee", "fill-opacity": 0.28, stroke: "#0891b2", "stroke-width": 3, class: "last" }, g);
       if (owner) seatShape(owner, x + 9, y + 9, 5, g, { class: "marker" });
+      if (hl.preview.has(cell)) el("rect", { x: x + 6, y: y + 6, width: S - 12, height: S - 12, rx: 4, fill: SEAT[T.to_move] ? SEAT[T.to_move].colour : "#888", "fill-opacity": 0.45, stroke: "#7e22ce", "stroke-width": 2, "stroke-dasharray": "4 3", class: "preview" }, g);
       const c = chev[cell];
       if (c) {
         const s = SEAT[c.seat];
-        const angle = DIRS.indexOf(c.facing) * 45;
-        const cx = x + S / 2, cy = y + S / 2;
-        el("polygon", { points: "0,-22 13,17 0,8 -13,17", transform: `translate(${cx},${cy}) rotate(${angle})`, fill: s.colour, stroke: c.seat === 2 ? "#fff" : "#222", "stroke-width": 2, class: "chevron" }, g);
-        const t = el("text", { x: x + S - 8, y: y + S - 5, "font-size": 11, "text-anchor": "middle", fill: "#222", "font-weight": 700 }, g);
+        const angle = DIRS.indexOf(c.facing) * 45 + rot;
+        const cx = x + S / 2, cy = y + S / 2 + 2;
+        el("polygon", { points: "0,-19 12,15 0,7 -12,15", transform: `translate(${cx},${cy}) rotate(${angle})`, fill: s.colour, stroke: c.seat === 2 ? "#fff" : "#222", "stroke-width": 2, class: "chevron" }, g);
+        // Its owner's shape (colour and form), the seat number small beside it, and its power.
+        seatShape(c.seat, x + S - 9, y + S - 9, 5, g, { class: "owner", stroke: c.seat === 2 ? "#fff" : "#333" });
+        const t = el("text", { x: x + 8, y: y + S - 4, "font-size": 9, "text-anchor": "middle", fill: "#555", class: "seat-no" }, g);
         t.textContent = c.seat;
+        const p = power(tiles, cell, c.seat);
+        el("circle", { cx: x + S - 9, cy: y + 9, r: 7.5, fill: "#fff", stroke: "#334155", "stroke-width": 1.2, class: "power-dot" }, g);
+        const pt = el("text", { x: x + S - 9, y: y + 12.5, "font-size": 10, "font-weight": 700, "text-anchor": "middle", fill: "#0f172a", class: "power", "data-power": p }, g);
+        pt.textContent = p;
       }
       if (hl.sel.has(cell)) el("rect", { x: x + 3, y: y + 3, width: S - 6, height: S - 6, fill: "none", stroke: "#2563eb", "stroke-width": 2, "stroke-dasharray": "5 3" }, g);
       if (hl.from === cell) el("rect", { x: x + 1, y: y + 1, width: S - 2, height: S - 2, fill: "none", stroke: "#1d4ed8", "stroke-width": 4, class: "selected" }, g);
-      if (hl.targets.has(cell)) el("circle", { cx: x + S / 2, cy: y + S / 2, r: 9, fill: "#2563eb", "fill-opacity": 0.75, class: "target" }, g);
+      if (hl.targets.has(cell)) el("circle", { cx: x + S / 2, cy: y + S / 2, r: 9, fill: "#15803d", "fill-opacity": 0.8, stroke: "#fff", "stroke-width": 2, class: "target" }, g);
       if (hl.choice.has(cell)) el("rect", { x: x + 4, y: y + 4, width: S - 8, height: S - 8, rx: 6, fill: "#a855f7", "fill-opacity": 0.25, stroke: "#7e22ce", "stroke-width": 3, class: "choice" }, g);
       if (hl.picked.has(cell)) el("rect", { x: x + 4, y: y + 4, width: S - 8, height: S - 8, rx: 6, fill: "#7e22ce", "fill-opacity": 0.55, stroke: "#3b0764", "stroke-width": 3, class: "picked" }, g);
-      g.setAttribute("aria-label", describeCell(cell, owner, c, hl));
+      g.setAttribute("aria-label", describeCell(cell, owner, c, hl, c ? power(tiles, cell, c.seat) : 0));
       g.classList.toggle("clickable", hl.sel.has(cell) || hl.targets.has(cell) || hl.choice.has(cell) || hl.from === cell);
     }
     // Borderland borders: thick lines every three fields.
@@ -134,20 +207,51 @@
       el("line", { x1: X0 + i * S, y1: Y0, x2: X0 + i * S, y2: Y0 + 9 * S, stroke: "#4b3f2a", "stroke-width": 3 }, svg);
       el("line", { x1: X0, y1: Y0 + i * S, x2: X0 + 9 * S, y2: Y0 + i * S, stroke: "#4b3f2a", "stroke-width": 3 }, svg);
     }
+    // Coordinates along the bottom and the left of the board as it is drawn.
     for (let i = 0; i < 9; i++) {
+      const bottom = cellAt(i, 8), left = cellAt(0, i);
       const f = el("text", { x: X0 + i * S + S / 2, y: Y0 + 9 * S + 17, "text-anchor": "middle", "font-size": 14, fill: "#444" }, svg);
-      f.textContent = FILES[i];
+      f.textContent = rot % 180 === 0 ? bottom[0] : bottom[1];
       const r = el("text", { x: X0 - 14, y: Y0 + i * S + S / 2 + 5, "text-anchor": "middle", "font-size": 14, fill: "#444" }, svg);
-      r.textContent = String(9 - i);
+      r.textContent = rot % 180 === 0 ? left[1] : left[0];
     }
+    el("g", { id: "hints", "pointer-events": "none" }, svg);
+    drawHints();
     if (hadFocus) focusOn(focusCell);
     $("board-wrap").classList.toggle("history", !live);
+    const viewing = $("viewing");
+    if (viewing) {
+      viewing.hidden = live;
+      viewing.textContent = live ? "" : view < 0 ? "Start position: press » to return to the game." : `After move ${view + 1} (${history.actions[view].action}): press » to return to the game.`;
+    }
   }
 
-  function describeCell(cell, owner, c, hl) {
+  // Hovering or focusing a chevron of the seat on turn rings the fields it can reach (drawn on a
+  // layer of its own, so the fields under the pointer are not replaced while it moves).
+  function drawHints() {
+    const layer = svg.querySelector("#hints");
+    if (!layer) return;
+    layer.textContent = "";
+    if (!hoverCell || sel.stage !== "idle") return;
+    for (const to of destinationsOf(hoverCell)) {
+      const [x, y] = cellXY(to);
+      el("circle", { cx: x + S / 2, cy: y + S / 2, r: 13, fill: "none", stroke: "#15803d", "stroke-width": 3, "stroke-dasharray": "4 3", class: "hint" }, layer);
+    }
+  }
+  function setHover(cell) {
+    if (cell === hoverCell) return;
+    hoverCell = cell;
+    drawHints();
+  }
+
+  function describeCell(cell, owner, c, hl, p) {
     const parts = [cell];
     parts.push(owner ? SEAT[owner].name + " marker" : "neutral");
-    if (c) parts.push(`${SEAT[c.seat].name} chevron facing ${c.facing}`);
+    if (c) {
+      parts.push(`${SEAT[c.seat].name} chevron facing ${c.facing}, power ${p}`);
+      const dests = c.seat === (T && T.to_move) ? destinationsOf(cell) : [];
+      if (dests.length) parts.push(`can move to ${dests.join(" ")}`);
+    }
     if (hl.from === cell) parts.push("selected");
     else if (hl.sel.has(cell)) parts.push("your chevron, can move");
     if (hl.targets.has(cell)) parts.push("destination");
@@ -188,7 +292,7 @@
   }
 
   function highlights() {
-    const h = { sel: new Set(), targets: new Set(), choice: new Set(), picked: new Set(), from: sel.from };
+    const h = { sel: new Set(), targets: new Set(), choice: new Set(), picked: new Set(), preview: new Set(), from: sel.from };
     if (!myTurn()) return h;
     if (sel.stage === "idle") h.sel = movable();
     if (sel.stage === "dest") {
@@ -200,6 +304,9 @@
       if (sel.stage === "effect") T.choices[sel.base].effects.filter((e) => e !== "*").forEach((c) => h.choice.add(c));
       if (sel.stage === "meeting") meetingsFor(sel.base, sel.effect).forEach((c) => h.choice.add(c));
       if (sel.effect && sel.effect !== "*") h.picked.add(sel.effect);
+      // The connection change colours every field between; shown while it is on offer or chosen.
+      const offered = sel.stage === "effect" && T.choices[sel.base].effects.includes("*");
+      if (sel.effect === "*" || offered) between(fromOf(sel.base), toOf(sel.base)).forEach((c) => h.preview.add(c));
       if (sel.meeting) h.picked.add(sel.meeting);
     }
     if (sel.stage === "reorient-pay") {
@@ -363,10 +470,13 @@
         return button("Cancel", cancel);
       case "twist": {
         say(`${sel.base} crosses a border: choose the new facing.`);
-        const labels = { "^": "keep facing (^)", "<": "turn left 45° (<)", ">": "turn right 45° (>)" };
+        // The facing after the move: the direction of travel, then the twist (RULES, Twist).
+        const travel = directionOf(fromOf(sel.base), toOf(sel.base));
+        const labels = { "^": "straight on (^)", "<": "turn left 45° (<)", ">": "turn right 45° (>)" };
         for (const v of sel.variants) {
           const t = v.slice(-1);
-          button(labels[t] || v, () => { sel.complete = v; sel.stage = "confirm"; update(); }, "", { "data-twist": t });
+          const facing = t === "^" ? travel : turnFacing(travel, t);
+          button(labels[t] ? `${labels[t]} → ${facing}` : v, () => { sel.complete = v; sel.stage = "confirm"; update(); }, "", { "data-twist": t });
         }
         return button("Cancel", cancel);
       }
@@ -435,7 +545,11 @@
     $("options").textContent = "";
     try {
       const r = await post("moves/", { ply: T.ply, move });
-      if (!r.ok) $("error").textContent = `${move}: ${r.data.detail || "refused (HTTP " + r.status + ")"}`;
+      if (!r.ok) {
+        // The server's explanation usually names the move already ("e9-e5: there is no …").
+        const detail = String(r.data.detail || `refused (HTTP ${r.status})`);
+        $("error").textContent = detail.toLowerCase().startsWith(move.toLowerCase()) ? detail : `${move}: ${detail}`;
+      }
       sel = idle();
     } catch (e) {
       $("error").textContent = "The move could not be sent (connection lost?): try again.";
@@ -495,6 +609,11 @@
       if (history && T.moves.length > history.actions.length && view !== null) loadHistory();
     }
     document.title = (myTurn() ? "● Your turn · " : "") + document.title.replace(/^● Your turn · /, "");
+    if (previous && T.moves && previous.moves && T.moves.length > previous.moves.length) {
+      const wasMine = previous.status === "active" && previous.to_move === ME;
+      if (myTurn() && !wasMine) tone([660, 880], 0.12);
+      else tone([440], 0.08);
+    }
     update();
   }
 
@@ -576,10 +695,6 @@
       if (s.rank) fate += ` · ${placeWord(s.rank)}`;
       meta.textContent = `${SEAT[s.number].name} · rating ${boot.ratings[s.number] || "new"} · ${scores[s.number] || 0}${target} markers${fate}`;
       li.appendChild(meta);
-      const clock = document.createElement("span");
-      clock.className = "clock";
-      clock.dataset.seat = s.number;
-      li.appendChild(clock);
       if (T.status === "active" && T.to_move === s.number) {
         const turn = document.createElement("span");
         turn.className = "turn-flag";
@@ -588,9 +703,104 @@
       }
       list.appendChild(li);
     }
+    renderStrips(scores);
     tickClocks();
     renderStatus();
+    renderEnd();
     renderMoves();
+  }
+
+  // Player strips with the clocks, as on a chess site: you (or, for a spectator, the seat whose
+  // home edge is drawn at the bottom) under the board, the others above it.
+  function bottomSeat() {
+    if (ME) return ME;
+    const edge = Object.keys(TURN).find((k) => TURN[k] === rotation());
+    const seat = Object.keys(HOME).find((n) => HOME[n] === edge);
+    return seat ? Number(seat) : null;
+  }
+  function renderStrips(scores) {
+    const top = $("strip-top"), bottom = $("strip-bottom");
+    top.textContent = "";
+    bottom.textContent = "";
+    const low = bottomSeat();
+    for (const s of T.seats) {
+      const div = document.createElement("div");
+      div.className = "strip";
+      div.dataset.seat = s.number;
+      if (T.status === "active" && T.to_move === s.number) div.classList.add("on-turn");
+      if (s.state === "out") div.classList.add("out");
+      const sw = document.createElementNS(NS, "svg");
+      sw.setAttribute("viewBox", "0 0 20 20");
+      sw.setAttribute("class", "swatch");
+      sw.setAttribute("aria-hidden", "true");
+      seatShape(s.number, 10, 10, 7, sw);
+      div.appendChild(sw);
+      const name = document.createElement("span");
+      name.className = "name";
+      name.textContent = s.player.display_name + (s.number === ME ? " (you)" : "");
+      div.appendChild(name);
+      const marks = document.createElement("span");
+      marks.className = "marks";
+      marks.title = "markers on the board";
+      marks.textContent = `${scores[s.number] || 0}${T.target ? "/" + T.target : ""}`;
+      div.appendChild(marks);
+      const clock = document.createElement("span");
+      clock.className = "clock";
+      clock.dataset.seat = s.number;
+      div.appendChild(clock);
+      (s.number === low ? bottom : top).appendChild(div);
+    }
+  }
+
+  // How a seat left the game, in words.
+  function fateOf(s) {
+    if (noShow(s.number)) return "no-show (never moved)";
+    return {
+      blocked: "blocked (no chevron could move)",
+      captured: "lost the last chevron to a pincer",
+      resigned: "resigned",
+      timeout: "lost on time",
+    }[s.elimination_reason] || s.elimination_reason || "out";
+  }
+
+  // The result banner: who won, the places in words, and the ways on (rematch, the event, the lobby).
+  function renderEnd() {
+    const box = $("end");
+    if (!box) return;
+    const over = T.status === "finished" || T.status === "aborted";
+    box.hidden = !over;
+    $("actions").classList.toggle("ended", over);
+    if (!over) return;
+    const head = $("result");
+    const places = $("places");
+    places.textContent = "";
+    if (T.status === "aborted") {
+      head.textContent = "This table was aborted.";
+      if ($("rematch-form")) $("rematch-form").hidden = true;
+      return;
+    }
+    const name = (n) => { const x = T.seats.find((y) => y.number === n); return x ? x.player.display_name : "seat " + n; };
+    const winner = T.winner_seat ? `${name(T.winner_seat)} wins` : "No single winner";
+    const outs = T.seats.filter((x) => x.state === "out");
+    let why = {
+      target: "whole supply of markers on the board",
+      "last-standing": "the last player in the game",
+      "ply-limit": "the ply limit was reached; most markers",
+      "end-trigger": "the final round after the end was triggered; most markers",
+      "no-progress": "no marker gained for too long; most markers",
+      "no-moves": "nobody can move; most markers",
+      "no-gain": "nobody can gain a marker; most markers",
+      adjudicated: "result set by the organisers",
+    }[T.end_reason] || T.end_reason;
+    if (T.end_reason === "last-standing" && outs.length)
+      why = "last player standing: " + outs.map((x) => `${name(x.number)} ${fateOf(x)}`).join(", ");
+    head.textContent = `Game over: ${winner} (${why}).`;
+    for (const x of T.seats.slice().sort((a, b) => (a.rank || 9) - (b.rank || 9))) {
+      const li = document.createElement("li");
+      const word = x.rank ? placeWord(x.rank) + " place" : "unplaced";
+      li.textContent = `${word}: ${x.player.display_name}, ${x.markers} marker${x.markers === 1 ? "" : "s"}` + (x.state === "out" ? ` (${fateOf(x)})` : "");
+      places.appendChild(li);
+    }
   }
 
   function noShow(seat) {
@@ -619,7 +829,12 @@
       const left = clockOf(seat);
       // A no-show's clock never ran: no "0:00" for it.
       c.textContent = left === null || noShow(seat) ? "" : fmt(left);
-      c.classList.toggle("low", left !== null && left < 20 && T.to_move === seat && T.status === "active");
+      const low = left !== null && left < 20 && T.to_move === seat && T.status === "active";
+      c.classList.toggle("low", low);
+      if (low && seat === ME && T.deadline && T.ply > 0 && warnedLow !== T.ply) {
+        warnedLow = T.ply;
+        tone([880, 880, 880], 0.07);
+      }
       c.classList.toggle("running", T.status === "active" && T.to_move === seat && !!T.deadline && T.ply > 0);
     });
     // Before the first move the clocks stand still and a window for the first move runs instead.
@@ -637,27 +852,8 @@
     if ($("resign")) $("resign").hidden = !playing;
     const name = (n) => { const s = T.seats.find((x) => x.number === n); return s ? s.player.display_name : "seat " + n; };
     if (T.status === "finished" && T.result) {
-      const ranks = T.seats.slice().sort((a, b) => (a.rank || 9) - (b.rank || 9))
-        .map((s) => `${placeWord(s.rank)} ${s.player.display_name} (${s.markers} markers)`).join(", ");
-      const winner = T.winner_seat ? `${name(T.winner_seat)} wins` : "No single winner";
-      let why = {
-        target: "whole supply on the board",
-        "last-standing": "the last player in the game",
-        "ply-limit": "ply limit reached",
-        "end-trigger": "the final round after the end was triggered; most markers",
-        "no-progress": "no marker gained for too long; most markers",
-        "no-moves": "nobody can move; most markers",
-        "no-gain": "nobody can gain a marker; most markers",
-        adjudicated: "result set by the organisers",
-      }[T.end_reason] || T.end_reason;
-      const noShows = (boot.noShowSeats || []).map(Number);
-      if (T.end_reason === "last-standing" && noShows.length) why = `no-show: ${noShows.map(name).join(", ")} never moved`;
-      st.innerHTML = "";
-      const strong = document.createElement("strong");
-      strong.id = "result";
-      strong.textContent = `Game over: ${winner} (${why}).`;
-      st.appendChild(strong);
-      st.appendChild(document.createTextNode(" " + ranks));
+      // The banner (#end) says how it ended and the places; the status line just names the winner.
+      st.textContent = T.winner_seat ? `Game over: ${name(T.winner_seat)} wins.` : "Game over: no single winner.";
     } else if (T.status === "aborted") {
       st.textContent = "This table was aborted.";
     } else if (T.status === "active") {
@@ -719,11 +915,12 @@
       e.stopPropagation();
     }
     const cell = g.dataset.cell;
-    let c = FILES.indexOf(cell[0]), r = Number(cell[1]);
+    // Arrows move across the board as drawn (it may be turned).
+    let [c, r] = disp(cell);
     if (e.key === "ArrowLeft") c = Math.max(0, c - 1);
     else if (e.key === "ArrowRight") c = Math.min(8, c + 1);
-    else if (e.key === "ArrowUp") r = Math.min(9, r + 1);
-    else if (e.key === "ArrowDown") r = Math.max(1, r - 1);
+    else if (e.key === "ArrowUp") r = Math.max(0, r - 1);
+    else if (e.key === "ArrowDown") r = Math.min(8, r + 1);
     else if (e.key === "Enter" || e.key === " ") {
       e.preventDefault();
       if (sel.stage === "confirm" && e.key === "Enter") return submit(pending());
@@ -732,7 +929,7 @@
       return;
     } else return;
     e.preventDefault();
-    focusCell = FILES[c] + r;
+    focusCell = cellAt(c, r);
     focusOn(focusCell);
   });
   document.addEventListener("keydown", (e) => {
@@ -766,6 +963,77 @@
   const resignButton = $("resign");
   if (resignButton) resignButton.addEventListener("click", resign);
   document.addEventListener("visibilitychange", () => { if (!document.hidden) poll(true); });
+
+  // ------------------------------------------------------------ settings, sound, layout
+  function readSetting(key) {
+    try { return window.localStorage.getItem(key); } catch (e) { return null; }
+  }
+  function writeSetting(key, value) {
+    try { window.localStorage.setItem(key, value); } catch (e) { /* private mode: not kept */ }
+  }
+  // Short tones made with the Web Audio API (no sound files); silent unless switched on.
+  function tone(freqs, seconds) {
+    if (!soundOn) return;
+    try {
+      audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+      let at = audio.currentTime;
+      for (const f of freqs) {
+        const osc = audio.createOscillator();
+        const gain = audio.createGain();
+        osc.frequency.value = f;
+        osc.type = "sine";
+        gain.gain.setValueAtTime(0.0001, at);
+        gain.gain.exponentialRampToValueAtTime(0.2, at + 0.01);
+        gain.gain.exponentialRampToValueAtTime(0.0001, at + seconds);
+        osc.connect(gain).connect(audio.destination);
+        osc.start(at);
+        osc.stop(at + seconds + 0.02);
+        at += seconds;
+      }
+    } catch (e) { /* no audio here */ }
+  }
+  const soundButton = $("sound");
+  function showSound() {
+    if (!soundButton) return;
+    soundButton.setAttribute("aria-pressed", soundOn ? "true" : "false");
+    soundButton.textContent = soundOn ? "Sound: on" : "Sound: off";
+  }
+  if (soundButton) {
+    showSound();
+    soundButton.addEventListener("click", () => {
+      soundOn = !soundOn;
+      writeSetting("pacru.sound", soundOn ? "on" : "off");
+      showSound();
+      tone([520], 0.08);
+    });
+  }
+  const flipButton = $("flip");
+  if (flipButton) flipButton.addEventListener("click", () => {
+    flipped = !flipped;
+    flipButton.setAttribute("aria-pressed", flipped ? "true" : "false");
+    if (T) update();
+  });
+  const notationInput = $("notation");
+  if (notationInput) notationInput.placeholder = boot.game === "pacru" ? "e.g. a3-b4(c5)" : "e.g. a3-b4> or e1-e2";
+  // On a narrow screen the prompt and its buttons go right under the board (and its lower
+  // player strip); on a wide one they head the side column, beside the board.
+  const narrow = window.matchMedia("(max-width: 52rem)");
+  function placeActions() {
+    const actions = $("actions");
+    if (narrow.matches) $("strip-bottom").after(actions);
+    else $("side").prepend(actions);
+  }
+  placeActions();
+  if (narrow.addEventListener) narrow.addEventListener("change", placeActions);
+  svg.addEventListener("mouseover", (e) => {
+    const g = e.target.closest("[data-cell]");
+    setHover(g ? g.dataset.cell : null);
+  });
+  svg.addEventListener("mouseleave", () => setHover(null));
+  svg.addEventListener("focusin", (e) => {
+    const g = e.target.closest("[data-cell]");
+    if (g) setHover(g.dataset.cell);
+  });
 
   setInterval(tickClocks, 200);
   poll(true);

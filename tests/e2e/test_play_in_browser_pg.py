@@ -209,7 +209,8 @@ def test_shacru_twists_keyboard_play_and_a_spectator(people: Browsers, live_serv
     # Bob plays with the keyboard only: Tab to the board, arrows, Enter, Enter to confirm.
     expect(bob.locator("#status")).to_have_text("Your turn.")
     bob.locator('#board [tabindex="0"]').focus()  # the roving focus starts on e5
-    for key in ["ArrowLeft"] * 4 + ["ArrowUp"] * 2 + ["Enter", "ArrowRight", "Enter"]:
+    # Bob's board is turned round (his home edge, rank 9, at the bottom): the arrows go as drawn.
+    for key in ["ArrowRight"] * 4 + ["ArrowDown"] * 2 + ["Enter", "ArrowLeft", "Enter"]:
         bob.keyboard.press(key)
     expect(bob.locator("#prompt")).to_have_text("Play a7-b7?")
     bob.keyboard.press("Enter")

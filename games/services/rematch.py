@@ -1,0 +1,58 @@
+"""A rematch: the same game and settings at a new table, every player moved one seat on."""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from common.errors import Forbidden, NotFound
+
+from ..models import Player, Seat, Table
+from .tables import bot_invite, seat_join, table_create
+
+
+def rotated(seat: int, players: int) -> int:
+    """The seat a player takes in a rematch: the next one round the table."""
+    return seat % players + 1
+
+
+@transaction.atomic
+def table_rematch(*, table_id: int, player: Player) -> Table:
+    """Open the rematch of a finished table, or return the one already opened; a player of the old
+    table who is not seated at it yet takes their rotated seat (or the lowest free one). The old
+    table's row is locked, so two players asking at once get one rematch."""
+    table = Table.objects.select_for_update().filter(pk=table_id).first()
+    if table is None:
+        raise NotFound(f"there is no table {table_id}")
+    seats = list(Seat.objects.filter(table=table).select_related("player").order_by("number"))
+    mine = next((s for s in seats if s.player_id == player.pk), None)
+    if table.status != Table.Status.FINISHED or mine is None:
+        raise Forbidden(f"only the players of table {table_id} can ask for a rematch once it has ended")
+    seat = rotated(mine.number, table.players)
+    other = Table.objects.filter(rematch_of=table).first()
+    if other is None:
+        other = table_create(
+            creator=player,
+            game=table.game,
+            players=table.players,
+            edition=table.edition or "302",
+            ply_limit=table.ply_limit,
+            rated=table.rated,
+            seat=seat,
+            time_control=table.time_control,
+            no_show=table.no_show,
+        )
+        other.rematch_of = table
+        other.save(update_fields=["rematch_of"])
+        for s in seats:  # the house bots come back at their rotated seats
+            if s.player.is_bot and s.player.bot_level:
+                bot_invite(
+                    table_id=other.pk,
+                    player=player,
+                    level=s.player.bot_level,
+                    seat=rotated(s.number, table.players),
+                )
+    elif other.status == Table.Status.OPEN and not other.seats.filter(player=player).exists():
+        taken = other.seats.filter(number=seat).exists()
+        seat_join(table_id=other.pk, player=player, seat=None if taken else seat)
+    other.refresh_from_db()
+    return other
