@@ -2,7 +2,7 @@ from django.urls import path
 
 from common.validation import register_id_converter
 
-from . import apis
+from . import apis, review_api
 
 register_id_converter()
 
@@ -21,6 +21,7 @@ urlpatterns = [
     path("tables/<id:table_id>/moves/", apis.TableMovesApi.as_view(), name="api-table-moves"),
     path("tables/<id:table_id>/resign/", apis.TableResignApi.as_view(), name="api-table-resign"),
     path("tables/<id:table_id>/record/", apis.TableRecordApi.as_view(), name="api-table-record"),
+    path("tables/<id:table_id>/review/", review_api.TableReviewApi.as_view(), name="api-table-review"),
     path("players/", apis.PlayerListApi.as_view(), name="api-players"),
     path("players/<id:player_id>/", apis.PlayerDetailApi.as_view(), name="api-player"),
 ]

@@ -14,6 +14,7 @@ import engine
 from common import metrics
 from common.errors import ServiceError
 from common.logging import log_context
+from engine.explain import without_move_echo
 
 from .. import rows
 from ..clocks import SeatClock, TimeControl, charge, clamp_to_flag
@@ -112,7 +113,8 @@ def _adjudicate(table: Table, seat: int, ply: int, move: str, now: datetime) -> 
     try:
         after = state.play(move)
     except engine.IllegalMove as exc:
-        raise IllegalMoveError(str(exc)) from None
+        # The reason alone: the client shows it next to the move it sent (said once, not twice).
+        raise IllegalMoveError(without_move_echo(str(exc), move)) from None
     assert after.last_move is not None
     fields = _charge_mover(table, seat, now)
     record = rows.insert_move(

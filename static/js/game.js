@@ -892,6 +892,47 @@
     const active = ol.querySelector(".current");
     if (active && view === null) ol.scrollTop = ol.scrollHeight;
     else if (active) active.scrollIntoView({ block: "nearest" });
+    renderExplain();
+  }
+
+  // -------------------------------------------------------------- review: each move in words
+  // Read from /review/ (the engine's account of each action) when stepping back or once the game
+  // has ended; asked again only when actions were added since.
+  let review = null;
+  let reviewAsked = -1;
+  async function loadReview() {
+    reviewAsked = T.moves.length;
+    const r = await fetch(`${API}review/`, { credentials: "same-origin" });
+    if (!r.ok) return;
+    review = (await r.json()).moves;
+    renderExplain();
+  }
+  function renderExplain() {
+    const box = $("explain");
+    if (!box || !T || !T.moves) return;
+    const cur = current();
+    if ((view === null && T.status !== "finished") || cur < 0) {
+      box.hidden = true;
+      return;
+    }
+    if ((!review || review.length <= cur) && reviewAsked < T.moves.length) {
+      loadReview();
+      return;
+    }
+    const entry = review && review[cur];
+    box.hidden = !entry;
+    if (!entry) return;
+    box.textContent = "";
+    const h = document.createElement("strong");
+    h.textContent = `${cur + 1}. ${actionWords(T.moves[cur])}`;
+    box.appendChild(h);
+    const ul = document.createElement("ul");
+    for (const line of entry.effects) {
+      const li = document.createElement("li");
+      li.textContent = line;
+      ul.appendChild(li);
+    }
+    box.appendChild(ul);
   }
 
   // ------------------------------------------------------------ keyboard and events

@@ -209,6 +209,12 @@ def test_the_end_banner_and_a_rematch_the_other_player_joins(
     alice.screenshot(path=str(artifacts / "game-end-desktop.png"))
     bob.screenshot(path=str(artifacts / "game-end-phone.png"))
 
+    # Review: the selected action is explained in words; stepping back explains the move.
+    expect(alice.locator("#explain")).to_contain_text("Bob resigned")
+    alice.locator('#movelist .mv[data-seq="0"]').click()
+    expect(alice.locator("#explain")).to_contain_text("e1-e2: moves 1 field")
+    alice.screenshot(path=str(artifacts / "game-review.png"))
+
     # Alice asks for a rematch: a new table, seats turned one on (she is seat 2 now).
     alice.locator("#rematch").click()
     alice.wait_for_url(re.compile(r"/tables/(\d+)/$"))
