@@ -381,12 +381,15 @@
       sel.variants = bases;
       sel.stage = bases.length === 1 ? "confirm" : "twist";
       if (bases.length === 1) sel.complete = bases[0];
+      if (bases.length === 1 && oneClick) return submit(bases[0]);
       return update();
     }
     sel.base = bases[0];
     const effects = T.choices[sel.base].effects;
     if (!effects.length) {
       sel.effect = null;
+      // One-click mode: a move with no marker, no change and no meeting to choose goes at once.
+      if (oneClick && !meetingsFor(sel.base, null).length) return submit(sel.base);
       return afterEffect();
     }
     if (effects.length === 1) {
@@ -1032,6 +1035,22 @@
         at += seconds;
       }
     } catch (e) { /* no audio here */ }
+  }
+  // One-click mode (off by default, kept in this browser): a move that needs no choice is played
+  // on the click on its destination, without the Confirm step.
+  let oneClick = readSetting("pacru.oneclick") === "on";
+  const oneClickButton = $("one-click");
+  function showOneClick() {
+    oneClickButton.setAttribute("aria-pressed", oneClick ? "true" : "false");
+    oneClickButton.textContent = oneClick ? "One-click: on" : "One-click: off";
+  }
+  if (oneClickButton) {
+    showOneClick();
+    oneClickButton.addEventListener("click", () => {
+      oneClick = !oneClick;
+      writeSetting("pacru.oneclick", oneClick ? "on" : "off");
+      showOneClick();
+    });
   }
   const soundButton = $("sound");
   function showSound() {

@@ -284,3 +284,30 @@ def test_a_connection_change_is_previewed_and_stays_in_view(
     assert_in_view(page, "#confirm")
     page.locator("#confirm").click()
     expect(page.locator("#movelist")).to_contain_text(f"{base}(*)")
+
+
+def test_one_click_mode_plays_a_move_without_a_choice_at_once_and_keeps_asking_for_choices(
+    people: Browsers, live_server: Any
+) -> None:
+    alice_p, bob_p = register("alice"), register("bob")
+    table = services.table_create(creator=alice_p, game="pacru", players=2, rated=False)
+    services.seat_join(table_id=table.pk, player=bob_p)
+    alice = people.open("alice")
+    alice.goto(f"{live_server.url}/tables/{table.pk}/")
+    expect(alice.locator("#one-click")).to_have_text("One-click: off")
+    alice.locator("#one-click").click()
+    expect(alice.locator("#one-click")).to_have_attribute("aria-pressed", "true")
+    # e1-e2 needs no choice: played on the click, no Confirm.
+    click(alice, "e1")
+    click(alice, "e2")
+    expect(alice.locator("#movelist li")).to_have_count(1)
+    assert list(table.moves.values_list("notation", flat=True)) == ["e1-e2"]
+    # The setting is kept in this browser; a move with a choice still asks.
+    services.move_submit(table_id=table.pk, player=bob_p, ply=1, move="e9-e8")
+    alice.reload()
+    expect(alice.locator("#one-click")).to_have_text("One-click: on")
+    expect(alice.locator("#status")).to_have_text("Your turn.")
+    click(alice, "a3")
+    click(alice, "b4")
+    expect(alice.locator("#prompt")).to_contain_text("choose")
+    expect(alice.locator("#movelist li")).to_have_count(2)
