@@ -35,6 +35,7 @@ urlpatterns = [
     path("", include("tournaments.ladder_urls")),
     path("", include("tournaments.organiser_urls")),
     path("", include("web.rules_urls")),
+    path("", include("web.walkthrough_urls")),
     path("accounts/login/", SignInView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),

@@ -126,6 +126,8 @@ def test_two_players_settle_a_ladder_challenge_and_swap_places(
     expect(alice.locator("main")).to_contain_text("Riverside ladder")
 
     # Alice resigns: the challenger wins and takes her place.
+    # The page's script has drawn the table (the seats list is its work) before Alice resigns.
+    expect(alice.locator("#seats li")).to_have_count(2)
     expect(alice.locator("#resign")).to_be_visible()
     alice.locator("#resign").click()
     alice.locator("#resign-yes").click()

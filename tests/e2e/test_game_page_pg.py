@@ -193,6 +193,7 @@ def test_the_end_banner_and_a_rematch_the_other_player_joins(
     for page in (alice, bob):
         page.goto(f"{live_server.url}/tables/{table.pk}/")
     expect(alice.locator("#end")).to_be_hidden()
+    expect(bob.locator("#seats li")).to_have_count(2)  # the page's script is running
     bob.locator("#resign").click()
     bob.locator("#resign-yes").click()
     for page in (alice, bob):
