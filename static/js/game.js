@@ -672,20 +672,8 @@
     const scores = {};
     if (position) for (const ch of position.tiles) if (ch !== "-") scores[ch] = (scores[ch] || 0) + 1;
     for (const s of T.seats) {
-      const li = document.createElement("li");
-      li.dataset.seat = s.number;
-      if (T.status === "active" && T.to_move === s.number) li.classList.add("on-turn");
-      if (s.state === "out") li.classList.add("out");
-      const sw = document.createElementNS(NS, "svg");
-      sw.setAttribute("viewBox", "0 0 20 20");
-      sw.setAttribute("class", "swatch");
-      sw.setAttribute("aria-hidden", "true");
-      seatShape(s.number, 10, 10, 7, sw);
-      li.appendChild(sw);
-      const name = document.createElement("span");
-      name.className = "name";
-      name.textContent = `${s.player.display_name}${s.player.is_bot ? " (bot)" : ""}${s.number === ME ? " (you)" : ""}`;
-      li.appendChild(name);
+      const li = seatHead(document.createElement("li"), s,
+        `${s.player.display_name}${s.player.is_bot ? " (bot)" : ""}${s.number === ME ? " (you)" : ""}`);
       const meta = document.createElement("span");
       meta.className = "meta";
       const target = T.target ? ` / ${T.target}` : "";
@@ -727,21 +715,8 @@
     bottom.textContent = "";
     const low = bottomSeat();
     for (const s of T.seats) {
-      const div = document.createElement("div");
-      div.className = "strip";
-      div.dataset.seat = s.number;
-      if (T.status === "active" && T.to_move === s.number) div.classList.add("on-turn");
-      if (s.state === "out") div.classList.add("out");
-      const sw = document.createElementNS(NS, "svg");
-      sw.setAttribute("viewBox", "0 0 20 20");
-      sw.setAttribute("class", "swatch");
-      sw.setAttribute("aria-hidden", "true");
-      seatShape(s.number, 10, 10, 7, sw);
-      div.appendChild(sw);
-      const name = document.createElement("span");
-      name.className = "name";
-      name.textContent = s.player.display_name + (s.number === ME ? " (you)" : "");
-      div.appendChild(name);
+      const div = seatHead(document.createElement("div"), s, s.player.display_name + (s.number === ME ? " (you)" : ""));
+      div.classList.add("strip");
       const marks = document.createElement("span");
       marks.className = "marks";
       marks.title = "markers on the board";
@@ -804,6 +779,24 @@
       li.textContent = `${word}: ${x.player.display_name}, ${x.markers} marker${x.markers === 1 ? "" : "s"}` + (x.state === "out" ? ` (${fateOf(x)})` : "");
       places.appendChild(li);
     }
+  }
+
+  // A seat's line (seat list and player strips): turn and out marks, the seat's shape, the name.
+  function seatHead(el, s, label) {
+    el.dataset.seat = s.number;
+    if (T.status === "active" && T.to_move === s.number) el.classList.add("on-turn");
+    if (s.state === "out") el.classList.add("out");
+    const sw = document.createElementNS(NS, "svg");
+    sw.setAttribute("viewBox", "0 0 20 20");
+    sw.setAttribute("class", "swatch");
+    sw.setAttribute("aria-hidden", "true");
+    seatShape(s.number, 10, 10, 7, sw);
+    el.appendChild(sw);
+    const name = document.createElement("span");
+    name.className = "name";
+    name.textContent = label;
+    el.appendChild(name);
+    return el;
   }
 
   function noShow(seat) {
