@@ -749,6 +749,8 @@
     box.hidden = !over;
     $("actions").classList.toggle("ended", over);
     if (!over) return;
+    // The banner says it all: the server-written summary (for pages without script) steps aside.
+    document.querySelectorAll(".result-words").forEach((p) => { p.hidden = true; });
     const head = $("result");
     const places = $("places");
     places.textContent = "";

@@ -210,6 +210,10 @@ def test_the_end_banner_and_a_rematch_the_other_player_joins(
     alice.screenshot(path=str(artifacts / "game-end-desktop.png"))
     bob.screenshot(path=str(artifacts / "game-end-phone.png"))
 
+    # After a reload the banner alone tells the result (the server's summary is for no script).
+    alice.reload()
+    expect(alice.locator("#end")).to_be_visible()
+    expect(alice.locator(".result-words")).to_be_hidden()
     # Review: the selected action is explained in words; stepping back explains the move.
     expect(alice.locator("#explain")).to_contain_text("Bob resigned")
     alice.locator('#movelist .mv[data-seq="0"]').click()
@@ -312,3 +316,61 @@ def test_one_click_mode_plays_a_move_without_a_choice_at_once_and_keeps_asking_f
     click(alice, "b4")
     expect(alice.locator("#prompt")).to_contain_text("choose")
     expect(alice.locator("#movelist li")).to_have_count(2)
+
+
+def prepared_table(alice_p: Player, bob_p: Player) -> Table:
+    """A started 2-player Pacru table set to a prepared position (RULES 12, meeting): Alice's e4
+    faces N towards her e5 with her e6 chevron facing S beyond it; she has six markers to pay a
+    reorientation with."""
+    from tests.engine.positions import paint, position
+
+    doc = position("pacru", 2, markers=paint(1, "e5 e6 d5 d6 f5 f6"), chevrons=["e4:1:N", "e6:1:S", "a9:2:S"])
+    table = services.table_create(creator=alice_p, game="pacru", players=2, rated=False)
+    services.seat_join(table_id=table.pk, player=bob_p)
+    Table.objects.filter(pk=table.pk).update(position=doc, initial_position=doc)
+    return Table.objects.get(pk=table.pk)
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_the_meeting_and_reorientation_choices_stay_in_view(
+    people: Browsers, live_server: Any, artifacts: Path, size: str
+) -> None:
+    alice_p, bob_p = register("alice"), register("bob")
+    alice = open_as(people, "alice", size)
+
+    # A meeting: e4-e5 meets the e6 chevron; Alice picks the field to change, then confirms.
+    table = prepared_table(alice_p, bob_p)
+    alice.goto(f"{live_server.url}/tables/{table.pk}/")
+    expect(alice.locator("#status")).to_have_text("Your turn.")
+    click(alice, "e4")
+    click(alice, "e5")
+    expect(alice.locator("#prompt")).to_contain_text("Your chevrons meet")
+    assert_in_view(alice, "#prompt")
+    alice.screenshot(path=str(artifacts / f"game-choice-meeting-{size}.png"))
+    click(alice, "i1")
+    expect(alice.locator("#confirm")).to_be_visible()
+    assert_in_view(alice, "#prompt")
+    assert_in_view(alice, "#confirm")
+    alice.locator("#confirm").click()
+    expect(alice.locator("#movelist li")).to_have_count(1)
+    assert list(table.moves.values_list("notation", flat=True)) == ["e4-e5(i1)"]
+
+    # A reorientation: click the chevron twice, pick the turn, pay two markers, confirm.
+    table = prepared_table(alice_p, bob_p)
+    alice.goto(f"{live_server.url}/tables/{table.pk}/")
+    expect(alice.locator("#status")).to_have_text("Your turn.")
+    click(alice, "e4")
+    click(alice, "e4")
+    expect(alice.locator('[data-turn="<"]')).to_be_visible()
+    assert_in_view(alice, "#prompt")
+    assert_in_view(alice, '[data-turn="<"]')
+    alice.locator('[data-turn="<"]').click()
+    click(alice, "d5")
+    click(alice, "d6")
+    expect(alice.locator("#confirm")).to_be_visible()
+    assert_in_view(alice, "#prompt")
+    assert_in_view(alice, "#confirm")
+    alice.screenshot(path=str(artifacts / f"game-choice-reorient-{size}.png"))
+    alice.locator("#confirm").click()
+    expect(alice.locator("#movelist li")).to_have_count(1)
+    assert list(table.moves.values_list("notation", flat=True)) == ["e4<(d5,d6)"]
