@@ -71,6 +71,7 @@ INSTALLED_APPS = [
     "games",
     "ratings",
     "tournaments",
+    "accounts",
     "web",
 ]
 
@@ -87,6 +88,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "accounts.middleware.AccountMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
@@ -162,6 +164,7 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("es", "Español"), ("fr", "Français"), ("de", "Deutsch"), ("ru", "Русский")]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
@@ -267,6 +270,55 @@ SPECTACULAR_SETTINGS = {
     },
 }
 
+# Mail and notifications (accounts): see the README's "Mail".
+SITE_NAME = os.environ.get("SITE_NAME", "Pacru ladder")
+#: The address mails link to (verification, reset, notifications, unsubscribe).
+SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Pacru ladder <noreply@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587" if EMAIL_HOST else "25"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
+EMAIL_TIMEOUT = float(os.environ.get("EMAIL_TIMEOUT", "20"))
+#: Where mail goes without EMAIL_HOST: one file per message batch in this folder (local runs).
+EMAIL_FILE_PATH = os.environ.get("EMAIL_FILE_PATH", str(BASE_DIR / "var" / "mail"))
+# With EMAIL_HOST, mail goes out over SMTP in every profile; without it, into EMAIL_FILE_PATH
+# (local) or the log (production). EMAIL_BACKEND names another backend outright.
+EMAIL_BACKEND = os.environ.get(
+    "EMAIL_BACKEND",
+    "django.core.mail.backends.smtp.EmailBackend"
+    if EMAIL_HOST
+    else (
+        "django.core.mail.backends.console.EmailBackend"
+        if PRODUCTION
+        else "django.core.mail.backends.filebased.EmailBackend"
+    ),
+)
+#: Password-reset links work this long (seconds).
+PASSWORD_RESET_TIMEOUT = int(os.environ.get("PASSWORD_RESET_TIMEOUT", str(24 * 3600)))
+#: A sender holds a mail this long (longer than an SMTP exchange); then a sweep may take it.
+MAIL_CLAIM_SECONDS = float(os.environ.get("MAIL_CLAIM_SECONDS", "120"))
+#: The first retry of a failed send waits this long, each next one twice as long (at most 1 h).
+MAIL_RETRY_SECONDS = float(os.environ.get("MAIL_RETRY_SECONDS", "30"))
+MAIL_MAX_ATTEMPTS = int(os.environ.get("MAIL_MAX_ATTEMPTS", "12"))
+#: Sent mails (their bodies hold links) are deleted after this many days.
+MAIL_KEEP_DAYS = float(os.environ.get("MAIL_KEEP_DAYS", "14"))
+#: Send mail in the request when tasks run eagerly (tests only; the local sweeper sends otherwise).
+MAIL_SEND_IN_REQUEST = env_bool("MAIL_SEND_IN_REQUEST", False)
+#: A human seat on turn this long at any table gets "your turn" (correspondence: at once).
+NOTIFY_IDLE_SECONDS = float(os.environ.get("NOTIFY_IDLE_SECONDS", "600"))
+#: Daily digests go out at this hour of the player's time zone.
+DIGEST_DAILY_HOUR = int(os.environ.get("DIGEST_DAILY_HOUR", "8"))
+#: Sign-up asks for an e-mail address (guests never need one).
+SIGNUP_EMAIL_REQUIRED = env_bool("SIGNUP_EMAIL_REQUIRED", False)
+#: Rated tables, events and ladders only for accounts with a verified address.
+RATED_NEEDS_VERIFIED_EMAIL = env_bool("RATED_NEEDS_VERIFIED_EMAIL", False)
+#: Called on every turn of the in-process sweeper (``manage.py clock_sweeper``, no Redis).
+LOCAL_SWEEPS = ["accounts.sweeps.local_sweep"]
+
 # Clocks (games.clocks, games.services): see the README's "Time controls".
 #: A move this late past the deadline still counts, and timeouts wait this long (network lag).
 CLOCK_GRACE_SECONDS = float(os.environ.get("CLOCK_GRACE_SECONDS", "1.0"))
@@ -336,6 +388,8 @@ CELERY_TASK_ROUTES = {
     "games.tasks.bot_*": {"queue": BOT_QUEUE},
     "ratings.tasks.*": {"queue": "slow"},
     "tournaments.tasks.*": {"queue": "slow"},
+    # Mail and notification sweeps: the default queue (or MAIL_QUEUE), never behind clocks or bots.
+    "accounts.tasks.*": {"queue": os.environ.get("MAIL_QUEUE", "default")},
 }
 CELERY_BEAT_SCHEDULE = {
     "clock-sweep": {
@@ -354,6 +408,8 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": 60},
     },
     "ratings-pending": {"task": "ratings.tasks.rate_pending", "schedule": 60.0, "options": {"expires": 300}},
+    "mail-sweep": {"task": "accounts.tasks.mail_sweep", "schedule": 15.0, "options": {"expires": 60}},
+    "notify-sweep": {"task": "accounts.tasks.notify_sweep", "schedule": 30.0, "options": {"expires": 120}},
     "guest-cleanup": {"task": "games.tasks.guest_cleanup", "schedule": 3600.0, "options": {"expires": 1800}},
 }
 

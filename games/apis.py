@@ -38,7 +38,6 @@ from .serializers import (
     PlayerOut,
     PositionsOut,
     ReadyOut,
-    RegisterIn,
     TableCreateIn,
     TableDetailOut,
     TableOut,
@@ -77,21 +76,6 @@ class ReadyApi(APIView):
 
 
 # ---------------------------------------------------------------------- auth
-class RegisterApi(APIView):
-    permission_classes = [permissions.AllowAny]
-    throttle_classes = [ScopedRateThrottle]
-    throttle_scope = "auth"
-
-    @extend_schema(request=RegisterIn, responses={201: PlayerOut, 400: ERROR, 409: ERROR, 429: ERROR})
-    def post(self, request: Request) -> Response:
-        data = RegisterIn(data=request.data)
-        data.is_valid(raise_exception=True)
-        player = services.player_register(**data.validated_data)
-        token, _ = Token.objects.get_or_create(user=player.user)
-        body = PlayerOut(selectors.player_list().get(pk=player.pk)).data
-        return Response({**body, "token": token.key}, status=status.HTTP_201_CREATED)
-
-
 class TokenApi(APIView):
     permission_classes = [permissions.AllowAny]
     throttle_classes = [ScopedRateThrottle]

@@ -6,6 +6,30 @@ seat ended). Receivers (ratings, tournaments) must be safe to run twice: they sc
 idempotent work.
 """
 
+import logging
+
+from django.db import transaction
 from django.dispatch import Signal
 
 game_finished = Signal()
+
+turn_started = Signal()
+"""A seat's turn began (sent after commit, by every write that hands the turn to a human seat):
+``table_id``, ``ply``, ``seat`` and ``clock`` (the time control's kind). Notifications listen."""
+
+
+def send_after_commit(signal: Signal, **kwargs: object) -> None:
+    """Send ``signal`` once the current transaction commits; a failing receiver is logged and
+    never fails the write that sent it."""
+
+    def fire() -> None:
+        for receiver, outcome in signal.send_robust(sender=None, **kwargs):
+            if isinstance(outcome, Exception):
+                logging.getLogger(__name__).error(
+                    "receiver %s failed: %s",
+                    getattr(receiver, "__qualname__", receiver),
+                    outcome,
+                    exc_info=outcome,
+                )
+
+    transaction.on_commit(fire)

@@ -44,6 +44,20 @@ def forbid_guest(player: Player, what: str) -> None:
         raise Forbidden(GUEST_LIMITS.format(what=what))
 
 
+class EmailNotVerified(Forbidden):
+    code = "email_not_verified"
+
+
+def require_verified_email(player: Player, what: str) -> None:
+    """Refuse (403) rated play to an account without a verified e-mail address, when the site
+    asks for one (``RATED_NEEDS_VERIFIED_EMAIL``). Bots never need one."""
+    forbid_guest(player, what)
+    if settings.RATED_NEEDS_VERIFIED_EMAIL and not player.is_bot and not player.email_verified:
+        raise EmailNotVerified(
+            f"to {what} on this site, verify your e-mail address first (settings: /accounts/settings/)"
+        )
+
+
 class GuestCreationThrottle(SimpleRateThrottle):
     """Guest accounts made per client address (``GUEST_RATE``), counted in the project's cache.
 

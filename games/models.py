@@ -30,6 +30,9 @@ class Player(models.Model):
     #: Bots only: the engine bot's level (random, greedy, search) and its thinking time per move.
     bot_level = models.CharField(max_length=10, blank=True, default="")
     bot_budget = models.FloatField(default=0.5, help_text="bots: seconds per move")
+    #: The account's e-mail address was verified (kept by ``accounts``; rated play may need it:
+    #: ``RATED_NEEDS_VERIFIED_EMAIL``).
+    email_verified = models.BooleanField(default=False)
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -9,7 +9,6 @@ register_id_converter()
 urlpatterns = [
     path("health/", apis.HealthApi.as_view(), name="api-health"),
     path("health/ready/", apis.ReadyApi.as_view(), name="api-ready"),
-    path("auth/register/", apis.RegisterApi.as_view(), name="api-register"),
     path("auth/token/", apis.TokenApi.as_view(), name="api-token"),
     path("tables/", apis.TableListApi.as_view(), name="api-tables"),
     path("tables/import/", apis.TableImportApi.as_view(), name="api-table-import"),

@@ -25,8 +25,9 @@ ALLOWED = {
     "games": {"engine", "common"},
     "ratings": {"engine", "common", "games"},
     "tournaments": {"engine", "common", "games", "ratings"},
-    "web": {"engine", "common", "games", "ratings", "tournaments"},
-    "config": {"common", "games", "ratings", "tournaments", "web"},
+    "accounts": {"engine", "common", "games", "ratings", "tournaments"},
+    "web": {"engine", "common", "games", "ratings", "tournaments", "accounts"},
+    "config": {"common", "games", "ratings", "tournaments", "accounts", "web"},
 }
 #: Modules of ``games`` that other apps must not import: views, URLs, admin, tasks and internals.
 GAMES_INTERNAL = {"games.apis", "games.urls", "games.admin", "games.tasks", "games.rows", "games.receivers"}

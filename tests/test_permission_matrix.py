@@ -25,6 +25,7 @@ import pytest
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from accounts.models import Notification
 from engine.playout import random_step
 from games import services as games
 from games.models import Player, Seat, Table
@@ -202,6 +203,17 @@ def case_token(w: World, role: str) -> Case:
     )
 
 
+def case_notifications_read(w: World, role: str) -> Case:
+    """The seated player has an unread notification; everyone marks their own (all) read."""
+    user = w.seated.player.user
+    Notification.objects.create(user=user, kind="your_turn", key="turn:1:0", params={})
+    return (
+        "/api/v1/notifications/read/",
+        {},
+        lambda: Notification.objects.filter(user=user, read_at__isnull=True).count(),
+    )
+
+
 def case_table_create(w: World, role: str) -> Case:
     return "/api/v1/tables/", {"game": "shacru", "players": 2, "rated": False}, Table.objects.count
 
@@ -338,6 +350,7 @@ def _late_body(w: World) -> dict[str, Any]:
 OPERATIONS: list[tuple[str, str, Callable[[World, str], Case]]] = [
     ("POST /api/v1/auth/register/", "", case_register),
     ("POST /api/v1/auth/token/", "", case_token),
+    ("POST /api/v1/notifications/read/", "", case_notifications_read),
     ("POST /api/v1/tables/", "", case_table_create),
     ("POST /api/v1/tables/import/", "", case_table_import),
     ("POST /api/v1/tables/{table_id}/invite-bot/", "", case_invite_bot),
@@ -410,6 +423,8 @@ MATRIX: dict[str, dict[str, int]] = {
     # open to everybody (AllowAny); registering while signed in makes a second account
     "POST /api/v1/auth/register/": _row(201, 201, 201, 201, 201, 201, 201),
     "POST /api/v1/auth/token/": _row(200, 200, 200, 200, 200, 200, 200),
+    # one's own notifications only (accounts.apis): nobody else's change
+    "POST /api/v1/notifications/read/": _row(401, 200, 200, 200, 200, 200, 200),
     # any account, guests included (casual tables)
     "POST /api/v1/tables/": _row(401, 201, 201, 201, 201, 201, 201),
     "POST /api/v1/tables/import/": _row(401, 403, 403, 403, 403, 403, 201),
@@ -451,7 +466,7 @@ MATRIX: dict[str, dict[str, int]] = {
 }
 
 #: Operations a non-participant may call with a 2xx answer that must change nothing.
-NO_OPS = {"POST /api/v1/ladders/{ladder_id}/{action}/ unqueue"}
+NO_OPS = {"POST /api/v1/ladders/{ladder_id}/{action}/ unqueue", "POST /api/v1/notifications/read/"}
 
 
 def _key(op: str, action: str) -> str:

@@ -42,12 +42,14 @@ from django.utils import timezone
 from common.errors import Conflict, Forbidden, InvalidInput, NotFound, ServiceError
 from games import services as games
 from games.clocks import TimeControl
-from games.guests import forbid_guest
+from games.events import send_after_commit
+from games.guests import require_verified_email
 from games.models import GameKind, Player, Table
 from games.results import GameResult
 from ratings import environment
 from ratings.models import Rating
 
+from .events import challenge_changed
 from .models import Challenge, Ladder, LadderMember, League, QueueEntry, QueueTable
 from .pairing import assign_seats
 from .selectors import ladder_order
@@ -113,7 +115,7 @@ def _locked_ladder(ladder: Ladder) -> Ladder:
 
 @transaction.atomic
 def ladder_join(*, ladder: Ladder, player: Player) -> LadderMember:
-    forbid_guest(player, "join ladders")
+    require_verified_email(player, "join ladders")
     ladder = _locked_ladder(ladder)
     ladder.league.members.add(player)
     if LadderMember.objects.filter(ladder=ladder, player=player).exists():
@@ -291,9 +293,11 @@ def challenge_create(*, ladder: Ladder, challenger: Player, challenged: Player) 
     if refusal is not None:
         raise refusal.exception()
     expires = now + timedelta(days=ladder.challenge_days)
-    return Challenge.objects.create(
+    c = Challenge.objects.create(
         ladder=ladder, challenger=challenger, challenged=challenged, expires_at=expires
     )
+    send_after_commit(challenge_changed, challenge_id=c.pk, status=c.status)
+    return c
 
 
 def recent_declines(ladder: Ladder, player: Player, now: datetime | None = None) -> int:
@@ -335,6 +339,7 @@ def challenge_accept(*, challenge_id: int, by: Player) -> Table:
     c.answered_at = timezone.now()
     c.table = table
     c.save(update_fields=["status", "answered_at", "table"])
+    send_after_commit(challenge_changed, challenge_id=c.pk, status=c.status)
     table.refresh_from_db()
     return table
 
@@ -360,6 +365,7 @@ def challenge_answer(*, challenge_id: int, by: Player, decision: str) -> Challen
         raise Forbidden("only the challenged player may decline, and only the challenger may cancel")
     c.answered_at = now
     c.save(update_fields=["status", "answered_at"])
+    send_after_commit(challenge_changed, challenge_id=c.pk, status=c.status)
     return c
 
 
@@ -373,6 +379,7 @@ def _expire(c: Challenge) -> None:
         fields.append("outcome")
         _challenger_takes_the_place(c)
     c.save(update_fields=fields)
+    send_after_commit(challenge_changed, challenge_id=c.pk, status=c.status)
 
 
 def expire_challenges() -> int:

@@ -19,7 +19,8 @@ from common.errors import Conflict, Forbidden, InvalidInput, NotFound
 from games import selectors as game_reads
 from games import services as games
 from games.clocks import TimeControl
-from games.guests import forbid_guest
+from games.events import send_after_commit
+from games.guests import forbid_guest, require_verified_email
 from games.housebots import house_bot
 from games.models import GameKind, Player, Table
 from games.results import GameResult
@@ -28,6 +29,7 @@ from ratings import selectors as ratings
 from ratings.models import Rating
 
 from . import organisers, pairing
+from .events import entered, event_changed, round_paired
 from .models import AuditEntry, League, Registration, Round, RoundTable, Season, Tournament
 from .pairing import double_elim
 from .pairing.bracket import BracketError, bracket, bracket_round, seed_order, setting_error, table_advancers
@@ -204,7 +206,7 @@ def register(*, tournament_id: int, player: Player, by: Player | None = None) ->
     may register anyone while registration is open or the event is a draft, outside the window and
     the rating bounds; the capacity still applies, and in an event with check-in the player is
     checked in at once (the organiser vouches for them)."""
-    forbid_guest(player, "play in tournaments")
+    require_verified_email(player, "play in tournaments")
     t = _locked(tournament_id)
     by_organiser = by is not None and by.pk != player.pk
     if by_organiser:
@@ -236,6 +238,7 @@ def register(*, tournament_id: int, player: Player, by: Player | None = None) ->
     t.league.members.add(player)
     if by_organiser:
         audit(t, by, "register", detail={"player": player.pk, "name": player.display_name})
+        send_after_commit(entered, registration_id=reg.pk, by_id=by.pk if by else None)
     return reg
 
 
@@ -332,7 +335,7 @@ def late_entry(*, tournament_id: int, player: Player, by: Player, missed: str = 
     (``missed="zero"``) or half (``"half"``: the scale's average, what a drawn two-player game pays),
     as in chess opens. The player is paired like everyone else from the next round, with those points.
     """
-    forbid_guest(player, "play in tournaments")
+    require_verified_email(player, "play in tournaments")
     t = _locked(tournament_id)
     require_organiser(t.league, by)
     if missed not in MISSED_ROUNDS:
@@ -391,6 +394,7 @@ def start(*, tournament_id: int, by: Player) -> Tournament:
     t.status = Tournament.Status.RUNNING
     t.started_at = timezone.now()
     t.save()
+    send_after_commit(event_changed, tournament_id=t.pk, state="started")
     _pair_round(t)
     audit(t, by, "start", detail={"players": len(players)})
     return t
@@ -615,6 +619,7 @@ def _pair_round(t: Tournament) -> Round:
             games.seat_join(table_id=table.pk, player=by_id[player_id], seat=seat)
     t.current_round = number
     t.save(update_fields=["current_round"])
+    send_after_commit(round_paired, round_id=rnd.pk)
     if not plan.tables:
         _finish_round(t, rnd)
     return rnd
@@ -717,6 +722,7 @@ def _advance(t: Tournament) -> None:
         t.status = Tournament.Status.FINISHED
         t.finished_at = timezone.now()
         t.save(update_fields=["status", "finished_at"])
+        send_after_commit(event_changed, tournament_id=t.pk, state="finished")
 
 
 def table_finished(*, table_id: int, result: GameResult | None = None) -> str:

@@ -21,6 +21,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 import engine
+from accounts import services as account_services
 from common.errors import NotFound, ServiceError
 from common.http import conditional
 from common.players import visitor_player
@@ -83,6 +84,17 @@ class TableForm(forms.Form):
 
 class SignupForm(UserCreationForm):  # type: ignore[type-arg]
     display_name = forms.CharField(max_length=40, required=False, help_text="shown at tables (optional)")
+    email = forms.EmailField(
+        max_length=254,
+        required=False,
+        label="E-mail address",
+        help_text="to reset a forgotten password and be told when it is your turn "
+        "(we send a link to confirm it)",
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.fields["email"].required = settings.SIGNUP_EMAIL_REQUIRED
 
     class Meta(UserCreationForm.Meta):
         model = get_user_model()
@@ -98,6 +110,11 @@ class SignupForm(UserCreationForm):  # type: ignore[type-arg]
                 )
             except ServiceError as exc:
                 self.add_error("display_name", exc.extra.get("fields", {}).get("display_name", [str(exc)]))
+        if data.get("email") and not self.has_error("email"):
+            try:
+                data["email"] = account_services.clean_email(data["email"])
+            except ServiceError as exc:
+                self.add_error("email", exc.extra.get("fields", {}).get("email", [str(exc)]))
         return data
 
 
@@ -262,6 +279,8 @@ def signup(request: HttpRequest) -> HttpResponse:
                 with transaction.atomic():  # no account without its name (a concurrent sign-up took it)
                     user = form.save()
                     services.player_rename(player=user.player, display_name=form.cleaned_data["display_name"])
+                    if form.cleaned_data.get("email"):
+                        account_services.set_email(user, form.cleaned_data["email"], first=True)
             except ServiceError as exc:
                 form.add_error("display_name", str(exc))
             else:

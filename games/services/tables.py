@@ -12,12 +12,13 @@ from common.errors import Conflict, Forbidden, InvalidInput
 
 from ..clocks import TimeControl
 from ..errors import TableNotActive
-from ..guests import forbid_guest
+from ..guests import require_verified_email
 from ..housebots import bots_levels, house_bot
 from ..models import Move, Player, Seat, Table
 from ..selectors import current_state, initial_state
 from .timeouts import timeout_if_due
 from .transitions import (
+    announce_turn,
     locked_table,
     record_transition,
     schedule_bot_turn,
@@ -50,7 +51,7 @@ def table_create(
     if rated is None:
         rated = not bot
     if rated:
-        forbid_guest(creator, "play rated games")
+        require_verified_email(creator, "play rated games")
     try:
         edition = engine.variant(game).edition_for(edition)
         engine.new_game(game, players, edition=edition, ply_limit=ply_limit)
@@ -91,7 +92,7 @@ def seat_join(*, table_id: int, player: Player, seat: int | None = None) -> Tabl
     if table.status != Table.Status.OPEN:
         raise TableNotActive(f"table {table_id} is {table.status}: only open tables can be joined")
     if table.rated:
-        forbid_guest(player, "play rated games")
+        require_verified_email(player, "play rated games")
     taken = dict(Seat.objects.filter(table=table).values_list("number", "player_id"))
     if player.pk in taken.values():
         raise Conflict(f"you already have a seat at table {table_id}", seat=_key_of(taken, player.pk))
@@ -163,6 +164,7 @@ def _start(table: Table) -> None:
         fields.append("turn_started_at")
     table.save(update_fields=fields)
     schedule_bot_turn(table)
+    announce_turn(table)
 
 
 @transaction.atomic

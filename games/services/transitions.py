@@ -17,7 +17,7 @@ from common.errors import NotFound
 from .. import dispatch, rows
 from ..clocks import SeatClock, TimeControl, time_available
 from ..errors import NotSeated
-from ..events import game_finished
+from ..events import game_finished, send_after_commit, turn_started
 from ..models import Player, Seat, Table
 from ..selectors import game_result
 
@@ -105,7 +105,21 @@ def record_transition(table: Table, state: engine.State, now: Any) -> list[str]:
     if "deadline" in fields:
         schedule_clock_check(table)
     schedule_bot_turn(table)
+    announce_turn(table)
     return fields
+
+
+def announce_turn(table: Table) -> None:
+    """After commit, tell listeners (notifications) that a human seat's turn began."""
+    active = table.status == Table.Status.ACTIVE and table.to_move is not None
+    if active and table.to_move not in (table.bot_seats or []):
+        send_after_commit(
+            turn_started,
+            table_id=table.pk,
+            ply=table.ply,
+            seat=table.to_move,
+            clock=(table.time_control or {}).get("kind", "untimed"),
+        )
 
 
 def schedule_bot_turn(table: Table) -> None:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import logging
 import time
 from typing import Any
 
 from django.conf import settings
 from django.core.management.base import BaseCommand
 from django.db import close_old_connections
+from django.utils.module_loading import import_string
 
 from games.botplay import keep_exhibition, run_bot_turns
 from games.guests import cleanup_guests
@@ -44,6 +46,11 @@ class Command(BaseCommand):
                 keep_exhibition()
             if options["bots"]:
                 run_bot_turns()
+            for name in settings.LOCAL_SWEEPS:  # other apps' periodic work (mail, notifications)
+                try:
+                    import_string(name)()
+                except Exception:
+                    logging.getLogger(__name__).exception("local sweep %s failed", name)
             if options["once"]:
                 return
             close_old_connections()

@@ -1,0 +1,135 @@
+"""The API of accounts: registering (with an e-mail address), the signed-in player's account, and
+their notifications."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import transaction
+from drf_spectacular.utils import extend_schema
+from rest_framework import permissions, serializers, status
+from rest_framework.authtoken.models import Token
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
+from rest_framework.views import APIView
+
+from common.errors import InvalidInput
+from common.schema import ERROR
+from games import selectors as game_reads
+from games import services as games
+from games.serializers import PlayerOut, RegisterIn
+
+from . import kinds, notify, services
+from .models import Notification
+
+
+class RegisterWithEmailIn(RegisterIn):
+    email = serializers.CharField(max_length=254, required=False, allow_blank=True)
+
+
+class RegisterApi(APIView):
+    """Create an account and get its token. With ``email``, a verification link is mailed to it
+    (required when the site sets ``SIGNUP_EMAIL_REQUIRED``)."""
+
+    permission_classes = [permissions.AllowAny]
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "auth"
+
+    @extend_schema(
+        request=RegisterWithEmailIn, responses={201: PlayerOut, 400: ERROR, 409: ERROR, 429: ERROR}
+    )
+    def post(self, request: Request) -> Response:
+        data = RegisterWithEmailIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        fields = dict(data.validated_data)
+        email = fields.pop("email", "").strip()
+        if not email and settings.SIGNUP_EMAIL_REQUIRED:
+            raise InvalidInput(
+                "email: this site needs an e-mail address to sign up", fields={"email": ["required"]}
+            )
+        if email:
+            email = services.clean_email(email)
+        with transaction.atomic():
+            player = games.player_register(**fields)
+            if email:
+                services.set_email(player.user, email, first=True)
+        token, _ = Token.objects.get_or_create(user=player.user)
+        body = PlayerOut(game_reads.player_list().get(pk=player.pk)).data
+        return Response(
+            {**body, "email": player.user.email, "email_verified": False, "token": token.key},
+            status=status.HTTP_201_CREATED,
+        )
+
+
+class NotificationOut(serializers.ModelSerializer):  # type: ignore[type-arg]
+    title = serializers.SerializerMethodField()
+    detail = serializers.SerializerMethodField()
+    read = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Notification
+        fields = ["id", "kind", "title", "detail", "url", "params", "created_at", "read", "read_at"]
+
+    def get_title(self, n: Notification) -> str:
+        return kinds.title(n.kind, n.params)
+
+    def get_detail(self, n: Notification) -> str:
+        return kinds.detail(n.kind, n.params, self.context.get("extras", {}).get(n.pk))
+
+    def get_read(self, n: Notification) -> bool:
+        return n.read_at is not None
+
+
+class NotificationPageOut(serializers.Serializer):
+    unread = serializers.IntegerField()
+    results = NotificationOut(many=True)
+    before = serializers.IntegerField(allow_null=True, help_text="pass as ?before= for older ones")
+
+
+class NotificationsApi(APIView):
+    """The signed-in player's notifications, newest first (``?unread=true``: unread only;
+    ``?before=<id>``: older ones), 50 at a time, with the unread count."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(responses={200: NotificationPageOut, 400: ERROR, 401: ERROR})
+    def get(self, request: Request) -> Response:
+        rows = Notification.objects.filter(user=request.user)
+        if request.query_params.get("unread") in ("1", "true", "yes"):
+            rows = rows.filter(read_at__isnull=True)
+        before = request.query_params.get("before")
+        if before:
+            if not before.isdigit():
+                raise InvalidInput("before: a notification id (a whole number)")
+            rows = rows.filter(pk__lt=int(before))
+        page = list(rows.order_by("-id")[:50])
+        out = NotificationOut(page, many=True, context={"extras": notify.extras(page)}).data
+        return Response(
+            {
+                "unread": notify.unread_count(request.user.pk),
+                "results": out,
+                "before": page[-1].pk if len(page) == 50 else None,
+            }
+        )
+
+
+class MarkReadIn(serializers.Serializer):
+    ids = serializers.ListField(child=serializers.IntegerField(min_value=1), required=False, max_length=500)
+
+
+class MarkReadOut(serializers.Serializer):
+    marked = serializers.IntegerField(help_text="how many were unread and are now read")
+    unread = serializers.IntegerField(help_text="unread notifications left")
+
+
+class NotificationsReadApi(APIView):
+    """Mark notifications read: the ``ids`` given, or all of them."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=MarkReadIn, responses={200: MarkReadOut, 400: ERROR, 401: ERROR})
+    def post(self, request: Request) -> Response:
+        data = MarkReadIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        marked = notify.mark_read(request.user.pk, data.validated_data.get("ids"))
+        return Response({"marked": marked, "unread": notify.unread_count(request.user.pk)})

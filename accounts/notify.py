@@ -1,0 +1,277 @@
+"""Creating notifications: one per event and recipient, and the mail each asks for.
+
+:func:`notify` is called after the event's own transaction committed (the receivers) or from a
+sweep. It writes the inbox row and, in the same transaction, the mail: queued for sending now
+(``immediate``), or marked for the player's next digest (``hourly``, ``daily``). The row's
+unique ``(user, key)`` makes a repeated event a no-op, so a notification is never made twice.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, time, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core import signing
+from django.db import IntegrityError, transaction
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone
+
+from ratings import display
+from ratings.models import RatingChange
+
+from . import kinds, outbox
+from .models import Account, EmailMode, Notification, NotificationSetting
+
+log = logging.getLogger(__name__)
+
+UNSUBSCRIBE_SALT = "accounts.unsubscribe"
+ALL_KINDS = "*"
+
+
+def site_url(path: str) -> str:
+    return settings.SITE_URL.rstrip("/") + path
+
+
+def unsubscribe_token(user_id: int, kind: str) -> str:
+    return signing.dumps({"u": user_id, "k": kind}, salt=UNSUBSCRIBE_SALT, compress=True)
+
+
+def read_unsubscribe_token(token: str) -> tuple[int, str] | None:
+    try:
+        data = signing.loads(token, salt=UNSUBSCRIBE_SALT)
+        return int(data["u"]), str(data["k"])
+    except (signing.BadSignature, KeyError, TypeError, ValueError):
+        return None
+
+
+def unsubscribe_url(user_id: int, kind: str) -> str:
+    return site_url(reverse("unsubscribe", args=[unsubscribe_token(user_id, kind)]))
+
+
+def email_modes(user_id: int) -> dict[str, str]:
+    """Each kind's e-mail mode for this player: their choice or the kind's default."""
+    chosen = dict(NotificationSetting.objects.filter(user_id=user_id).values_list("kind", "email"))
+    return {name: chosen.get(name, kind.email) for name, kind in kinds.KINDS.items()}
+
+
+def set_email_mode(user_id: int, kind: str, mode: str) -> None:
+    if kind not in kinds.KINDS or mode not in kinds.EMAIL_MODES:
+        raise ValueError(f"no such notification kind or e-mail mode: {kind!r}, {mode!r}")
+    NotificationSetting.objects.update_or_create(user_id=user_id, kind=kind, defaults={"email": mode})
+
+
+def verified_address(user: Any) -> str:
+    """The address mail may go to: the user's, once verified and while the account is active."""
+    if not user.is_active or not user.email:
+        return ""
+    account = Account.objects.filter(user=user).only("email_verified_at").first()
+    return user.email if account is not None and account.email_verified_at else ""
+
+
+def user_zone(user_id: int) -> ZoneInfo:
+    name = Account.objects.filter(user_id=user_id).values_list("time_zone", flat=True).first()
+    try:
+        return ZoneInfo(name or "UTC")
+    except (ValueError, KeyError):
+        return ZoneInfo("UTC")
+
+
+def digest_due(mode: str, now: datetime, zone: ZoneInfo) -> datetime:
+    """When the next digest of this mode goes out: the next full hour, or the next morning
+    (``DIGEST_DAILY_HOUR`` in the player's time zone)."""
+    if mode == EmailMode.HOURLY:
+        return now.replace(minute=0, second=0, microsecond=0) + timedelta(hours=1)
+    local = now.astimezone(zone)
+    morning = datetime.combine(local.date(), time(settings.DIGEST_DAILY_HOUR), tzinfo=zone)
+    if morning <= local:
+        morning = datetime.combine(
+            local.date() + timedelta(days=1), time(settings.DIGEST_DAILY_HOUR), tzinfo=zone
+        )
+    return morning.astimezone(ZoneInfo("UTC"))
+
+
+def notify(
+    *, user_id: int, kind: str, key: str, params: dict[str, Any], url: str = ""
+) -> Notification | None:
+    """The notification ``key`` for ``user_id`` (None if it was made before, or the account
+    cannot receive any)."""
+    User = get_user_model()
+    user = User.objects.filter(pk=user_id, is_active=True).first()
+    if user is None:
+        return None
+    try:
+        with transaction.atomic():
+            n = Notification.objects.create(user=user, kind=kind, key=key, params=params, url=url)
+            _mail_for(n, user)
+    except IntegrityError:
+        return None  # made before: the event was delivered twice
+    return n
+
+
+def _mail_for(n: Notification, user: Any) -> None:
+    mode = email_modes(user.pk)[n.kind]
+    if mode == EmailMode.OFF:
+        return
+    address = verified_address(user)
+    if not address:
+        return
+    if mode == EmailMode.IMMEDIATE:
+        n.mail = Notification.Mail.QUEUED
+        n.save(update_fields=["mail"])
+        subject, text, html = render_one(n)
+        outbox.queue(
+            key=f"n:{n.pk}",
+            to=address,
+            subject=subject,
+            text=text,
+            html=html,
+            headers=list_unsubscribe(user.pk, n.kind),
+            user_id=user.pk,
+        )
+    else:
+        n.mail = Notification.Mail.DIGEST
+        n.digest_due = digest_due(mode, timezone.now(), user_zone(user.pk))
+        n.save(update_fields=["mail", "digest_due"])
+
+
+def list_unsubscribe(user_id: int, kind: str) -> dict[str, str]:
+    """RFC 2369 and RFC 8058 headers: mail clients offer a one-click unsubscribe."""
+    return {
+        "List-Unsubscribe": f"<{unsubscribe_url(user_id, kind)}>",
+        "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+    }
+
+
+def extras(notifications: list[Notification]) -> dict[int, dict[str, Any]]:
+    """What is read at display time rather than stored: a finished game's rating change (rated
+    later, by a worker)."""
+    wanted = {
+        (n.params.get("table"), n.params.get("player")): n.pk
+        for n in notifications
+        if n.kind == "game_over" and n.params.get("rated")
+    }
+    out: dict[int, dict[str, Any]] = {}
+    if not wanted:
+        return out
+    tables = {t for t, _ in wanted}
+    for rc in RatingChange.objects.filter(table_id__in=tables).only(
+        "table_id", "player_id", "mu_before", "mu_after"
+    ):
+        pk = wanted.get((rc.table_id, rc.player_id))
+        if pk is not None:
+            after = display.rating(rc.mu_after)
+            change = display.signed(display.change(rc.mu_before, rc.mu_after))
+            out[pk] = {"rating": f"{display.rating(rc.mu_before)} → {after} ({change})"}
+    return out
+
+
+def render_one(n: Notification) -> tuple[str, str, str]:
+    """Subject, plain text and HTML of the mail for one notification."""
+    title = kinds.title(n.kind, n.params)
+    detail = kinds.detail(n.kind, n.params, extras([n]).get(n.pk))
+    context = {
+        "title": title,
+        "detail": detail,
+        "link": site_url(n.url) if n.url else "",
+        "unsubscribe": unsubscribe_url(n.user_id, n.kind),
+        "kind_label": kinds.KINDS[n.kind].label if n.kind in kinds.KINDS else n.kind,
+        "settings_link": site_url(reverse("settings-notifications")),
+    }
+    text = render_to_string("accounts/mail/notification.txt", context)
+    html = render_to_string("accounts/mail/notification.html", context)
+    return title, text, html
+
+
+def send_digests(now: datetime | None = None, limit: int = 500) -> int:
+    """Send each player's due digest: their waiting notifications in one mail. The notifications
+    are marked in the transaction that queues the mail, so none is in two digests."""
+    now = now or timezone.now()
+    User = get_user_model()
+    user_ids = list(
+        Notification.objects.filter(mail=Notification.Mail.DIGEST, digest_due__lte=now)
+        .values_list("user_id", flat=True)
+        .distinct()[:limit]
+    )
+    sent = 0
+    for user_id in user_ids:
+        with transaction.atomic():
+            due = list(
+                Notification.objects.select_for_update(skip_locked=True)
+                .filter(user_id=user_id, mail=Notification.Mail.DIGEST, digest_due__lte=now)
+                .order_by("id")
+            )
+            if not due:
+                continue
+            Notification.objects.filter(pk__in=[n.pk for n in due]).update(mail=Notification.Mail.HANDED)
+            user = User.objects.get(pk=user_id)
+            address = verified_address(user)
+            if not address:
+                continue
+            subject, text, html = render_digest(user_id, due)
+            outbox.queue(
+                key=f"digest:{user_id}:{due[0].pk}:{due[-1].pk}",
+                to=address,
+                subject=subject,
+                text=text,
+                html=html,
+                headers=list_unsubscribe(user_id, ALL_KINDS),
+                user_id=user_id,
+            )
+            sent += 1
+    return sent
+
+
+def render_digest(user_id: int, due: list[Notification]) -> tuple[str, str, str]:
+    more = extras(due)
+    items = [
+        {
+            "title": kinds.title(n.kind, n.params),
+            "detail": kinds.detail(n.kind, n.params, more.get(n.pk)),
+            "link": site_url(n.url) if n.url else "",
+        }
+        for n in due
+    ]
+    kinds_in = sorted({n.kind for n in due})
+    context = {
+        "items": items,
+        "unsubscribe_all": unsubscribe_url(user_id, ALL_KINDS),
+        "unsubscribes": [
+            {"label": kinds.KINDS[k].label, "link": unsubscribe_url(user_id, k)}
+            for k in kinds_in
+            if k in kinds.KINDS
+        ],
+        "settings_link": site_url(reverse("settings-notifications")),
+    }
+    subject = f"{len(due)} update{'s' if len(due) != 1 else ''} from {settings.SITE_NAME}"
+    text = render_to_string("accounts/mail/digest.txt", context)
+    html = render_to_string("accounts/mail/digest.html", context)
+    return subject, text, html
+
+
+def unsubscribe(user_id: int, kind: str) -> list[str]:
+    """Turn e-mail off for one kind (or every kind, ``*``); return the kinds turned off."""
+    names = list(kinds.KINDS) if kind == ALL_KINDS else [kind]
+    for name in names:
+        set_email_mode(user_id, name, EmailMode.OFF)
+    # Waiting digest entries of those kinds stay in the inbox but leave the digest.
+    Notification.objects.filter(user_id=user_id, kind__in=names, mail=Notification.Mail.DIGEST).update(
+        mail=Notification.Mail.NONE, digest_due=None
+    )
+    return names
+
+
+def unread_count(user_id: int) -> int:
+    return Notification.objects.filter(user_id=user_id, read_at__isnull=True).count()
+
+
+def mark_read(user_id: int, ids: list[int] | None = None) -> int:
+    """Mark the given notifications (all, without ``ids``) of this user read; return how many."""
+    rows = Notification.objects.filter(user_id=user_id, read_at__isnull=True)
+    if ids is not None:
+        rows = rows.filter(pk__in=ids)
+    return rows.update(read_at=timezone.now())

@@ -1,0 +1,282 @@
+"""The account pages: settings (account, password, notifications, sessions, your data), the
+inbox, e-mail verification, unsubscribing, and Django's password views under /accounts/."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth import logout
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse, reverse_lazy
+from django.utils import timezone
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_POST
+
+from common.errors import ServiceError
+from games import services as games
+
+from . import forms, kinds, notify, services, sessions
+from .middleware import remember_zone
+from .models import Notification
+
+
+def _error_text(exc: ServiceError) -> str:
+    detail = str(exc.detail)
+    return detail.split(": ", 1)[1] if detail.split(": ", 1)[0] in ("email", "display_name") else detail
+
+
+@login_required
+def settings_account(request: HttpRequest) -> HttpResponse:
+    user = request.user
+    account = services.account_of(user)
+    profile = forms.ProfileForm(initial={"display_name": user.player.display_name})
+    email = forms.EmailForm(initial={"email": account.pending_email or user.email})
+    prefs = forms.PreferencesForm(initial={"language": account.language, "time_zone": account.time_zone})
+    if request.method == "POST":
+        action = request.POST.get("action")
+        if action == "profile":
+            profile = forms.ProfileForm(request.POST)
+            if profile.is_valid():
+                try:
+                    games.player_rename(player=user.player, display_name=profile.cleaned_data["display_name"])
+                except ServiceError as exc:
+                    profile.add_error("display_name", _error_text(exc))
+                else:
+                    messages.success(request, f"Your name at tables is now {user.player.display_name}.")
+                    return redirect("settings-account")
+        elif action == "email":
+            email = forms.EmailForm(request.POST)
+            if email.is_valid():
+                try:
+                    address = services.set_email(user, email.cleaned_data["email"])
+                except ServiceError as exc:
+                    email.add_error("email", _error_text(exc))
+                else:
+                    account.refresh_from_db()
+                    if account.pending_email or not account.email_verified_at:
+                        messages.success(
+                            request, f"We sent a link to {address}: follow it to confirm the address."
+                        )
+                    else:
+                        messages.info(request, f"{address} is already your confirmed address.")
+                    return redirect("settings-account")
+        elif action == "resend":
+            address = account.pending_email or user.email
+            if not address:
+                messages.error(request, "Enter an e-mail address first.")
+            elif account.email_verified_at and not account.pending_email:
+                messages.info(request, f"{address} is already confirmed.")
+            elif services.send_verification(user, address):
+                messages.success(request, f"We sent a new link to {address}.")
+            else:
+                messages.error(
+                    request, "A link was sent less than a minute ago: look for it, or try again soon."
+                )
+            return redirect("settings-account")
+        elif action == "preferences":
+            prefs = forms.PreferencesForm(request.POST)
+            if prefs.is_valid():
+                try:
+                    services.set_preferences(
+                        user,
+                        language=prefs.cleaned_data["language"],
+                        time_zone=prefs.cleaned_data["time_zone"],
+                    )
+                except ServiceError as exc:
+                    prefs.add_error(None, str(exc))
+                else:
+                    remember_zone(request, prefs.cleaned_data["time_zone"])
+                    messages.success(request, "Your preferences are saved.")
+                    return redirect("settings-account")
+        else:
+            messages.error(request, "That form is not known: reload the page and try again.")
+    return render(
+        request,
+        "accounts/settings_account.html",
+        {
+            "tab": "account",
+            "account": account,
+            "profile": profile,
+            "email_form": email,
+            "prefs": prefs,
+            "now": timezone.localtime(),
+        },
+    )
+
+
+class PasswordChange(auth_views.PasswordChangeView):
+    template_name = "accounts/password_change.html"
+    success_url = reverse_lazy("settings-account")
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        return {**super().get_context_data(**kwargs), "tab": "password"}
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        response = super().form_valid(form)  # keeps this browser signed in (a new session key)
+        sessions.record(self.request, form.user)
+        sessions.end_all(form.user, keep=self.request.session.session_key, tokens=False)
+        messages.success(
+            self.request,
+            "Your password is changed. Other browsers signed in with the old one are logged out.",
+        )
+        return response
+
+
+@login_required
+def settings_notifications(request: HttpRequest) -> HttpResponse:
+    modes = notify.email_modes(request.user.pk)
+    form = forms.NotificationsForm(request.POST or None, modes=modes)
+    if request.method == "POST" and form.is_valid():
+        for name in kinds.KINDS:
+            notify.set_email_mode(request.user.pk, name, form.cleaned_data[name])
+        messages.success(request, "Your notification settings are saved.")
+        return redirect("settings-notifications")
+    rows = [{"field": form[name], "kind": kind} for name, kind in kinds.KINDS.items()]
+    return render(
+        request,
+        "accounts/settings_notifications.html",
+        {"tab": "notifications", "form": form, "rows": rows, "verified": services.is_verified(request.user)},
+    )
+
+
+@login_required
+def settings_sessions(request: HttpRequest) -> HttpResponse:
+    current = request.session.session_key
+    if request.method == "POST":
+        if request.POST.get("action") == "all":
+            ended = sessions.end_all(request.user, keep=None)
+            logout(request)
+            messages.success(
+                request,
+                f"You are logged out everywhere ({ended} other session{'s' if ended != 1 else ''} ended, "
+                "API token revoked). Log in again here.",
+            )
+            return redirect("login")
+        key = request.POST.get("session", "")
+        if key == current:
+            messages.error(request, "That is this browser: use Log out instead.")
+        elif sessions.end(request.user, key):
+            messages.success(request, "That session is logged out.")
+        else:
+            messages.error(request, "That session had already ended.")
+        return redirect("settings-sessions")
+    live = sessions.live(request.user)
+    return render(
+        request,
+        "accounts/settings_sessions.html",
+        {"tab": "sessions", "sessions": live, "current": current},
+    )
+
+
+@login_required
+def settings_data(request: HttpRequest) -> HttpResponse:
+    form = forms.DeleteForm()
+    if request.method == "POST":
+        form = forms.DeleteForm(request.POST)
+        if form.is_valid():
+            user = request.user
+            try:
+                services.delete_account(user, form.cleaned_data["password"])
+            except ServiceError as exc:
+                form.add_error("password" if exc.status_code == 403 else None, str(exc))
+            else:
+                logout(request)
+                messages.success(
+                    request, "Your account is deleted. Your games stay, under the name of a deleted player."
+                )
+                return redirect("home")
+    return render(request, "accounts/settings_data.html", {"tab": "data", "form": form})
+
+
+@login_required
+def export_download(request: HttpRequest) -> HttpResponse:
+    data = services.export(request.user)
+    response = HttpResponse(data, content_type="application/zip")
+    stamp = timezone.now().strftime("%Y%m%d")
+    response["Content-Disposition"] = (
+        f'attachment; filename="pacru-{request.user.get_username()}-{stamp}.zip"'
+    )
+    return response
+
+
+def verify_email(request: HttpRequest, token: str) -> HttpResponse:
+    try:
+        user = services.verify_email(token)
+    except ServiceError as exc:
+        return render(request, "accounts/verify.html", {"error": str(exc)}, status=400)
+    return render(request, "accounts/verify.html", {"address": user.email})
+
+
+@login_required
+def inbox(request: HttpRequest) -> HttpResponse:
+    if request.method == "POST":
+        marked = notify.mark_read(request.user.pk)
+        messages.success(request, f"{marked} notification{'s' if marked != 1 else ''} marked read.")
+        return redirect("inbox")
+    rows = Notification.objects.filter(user=request.user).order_by("-id")
+    if request.GET.get("show") == "unread":
+        rows = rows.filter(read_at__isnull=True)
+    page = Paginator(rows, 30).get_page(request.GET.get("page"))
+    items = list(page.object_list)
+    more = notify.extras(items)
+    lines = [
+        {
+            "n": n,
+            "title": kinds.title(n.kind, n.params),
+            "detail": kinds.detail(n.kind, n.params, more.get(n.pk)),
+        }
+        for n in items
+    ]
+    return render(
+        request,
+        "accounts/inbox.html",
+        {
+            "page": page,
+            "lines": lines,
+            "unread": notify.unread_count(request.user.pk),
+            "show": request.GET.get("show"),
+        },
+    )
+
+
+@login_required
+def inbox_open(request: HttpRequest, notification_id: int) -> HttpResponse:
+    """Follow a notification's link, marking it read."""
+    n = get_object_or_404(Notification, pk=notification_id, user=request.user)
+    if n.read_at is None:
+        Notification.objects.filter(pk=n.pk).update(read_at=timezone.now())
+    return redirect(n.url or reverse("inbox"))
+
+
+@csrf_exempt
+def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
+    """One click from a mail, no login: the signed link names the account and the kind. A GET
+    (the link) and a POST (RFC 8058, a mail client's unsubscribe button) both unsubscribe;
+    "undo" turns that kind back on."""
+    found = notify.read_unsubscribe_token(token)
+    if found is None:
+        return render(request, "accounts/unsubscribe.html", {"error": True}, status=400)
+    user_id, kind = found
+    if kind != notify.ALL_KINDS and kind not in kinds.KINDS:
+        return render(request, "accounts/unsubscribe.html", {"error": True}, status=400)
+    label = "any notification" if kind == notify.ALL_KINDS else kinds.KINDS[kind].label.lower()
+    if request.method == "POST" and request.POST.get("action") == "undo":
+        names = list(kinds.KINDS) if kind == notify.ALL_KINDS else [kind]
+        for name in names:
+            notify.set_email_mode(user_id, name, kinds.KINDS[name].email)
+        return render(request, "accounts/unsubscribe.html", {"undone": True, "label": label, "token": token})
+    notify.unsubscribe(user_id, kind)
+    return render(request, "accounts/unsubscribe.html", {"label": label, "token": token})
+
+
+@require_POST
+@login_required
+def inbox_read(request: HttpRequest, notification_id: int) -> HttpResponse:
+    n = get_object_or_404(Notification, pk=notification_id, user=request.user)
+    Notification.objects.filter(pk=n.pk, read_at__isnull=True).update(read_at=timezone.now())
+    return redirect(request.POST.get("next") or "inbox")

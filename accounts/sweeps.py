@@ -1,0 +1,126 @@
+"""Periodic work of notifications (Celery beat, or ``clock_sweeper`` locally):
+
+* *idle turns*: a human seat on turn for ``NOTIFY_IDLE_SECONDS`` at any table gets "your turn"
+  (correspondence tables were told at once; the key is the same, so never twice);
+* *low time*: on correspondence tables, 24 hours and 1 hour before the deadline;
+* *digests*: the hourly and daily mails that are due;
+* *mail*: pending mails that are due (new ones whose task was lost, retries, abandoned claims);
+* old sent mails are deleted after ``MAIL_KEEP_DAYS``.
+"""
+
+from __future__ import annotations
+
+import time
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db.models import CharField, Exists, OuterRef, Value
+from django.db.models.functions import Cast, Concat
+from django.urls import reverse
+from django.utils import timezone
+
+from games.models import Table
+
+from . import outbox
+from .models import Notification
+from .notify import notify, send_digests
+from .receivers import game_name, turn_notice, when
+
+#: Time-low warnings on correspondence tables: (hours left, key suffix).
+LOW_TIME = ((24, "24h"), (1, "1h"))
+#: Turns older than this are not looked at by the idle sweep (they were notified or are stale).
+IDLE_HORIZON = timedelta(days=14)
+
+
+def _turn_key() -> Any:
+    return Concat(
+        Value("turn:"),
+        Cast(OuterRef("pk"), CharField()),
+        Value(":"),
+        Cast(OuterRef("ply"), CharField()),
+        output_field=CharField(),
+    )
+
+
+def idle_turns(now: Any = None, limit: int = 500) -> int:
+    now = now or timezone.now()
+    cutoff = now - timedelta(seconds=settings.NOTIFY_IDLE_SECONDS)
+    tables = (
+        Table.objects.filter(
+            status=Table.Status.ACTIVE,
+            to_move__isnull=False,
+            turn_started_at__lte=cutoff,
+            turn_started_at__gt=now - IDLE_HORIZON,
+        )
+        .annotate(told=Exists(Notification.objects.filter(key=_turn_key())))
+        .filter(told=False)
+        .order_by("turn_started_at")[:limit]
+    )
+    made = 0
+    for table in tables:
+        if table.to_move in (table.bot_seats or []):
+            continue
+        assert table.to_move is not None
+        turn_notice(table, table.to_move, idle=True)
+        made += 1
+    return made
+
+
+def low_time(now: Any = None, limit: int = 500) -> int:
+    """Warn the seat on turn at correspondence tables whose deadline is near."""
+    now = now or timezone.now()
+    made = 0
+    for hours, suffix in LOW_TIME:
+        horizon = now + timedelta(hours=hours)
+        due = Table.objects.filter(
+            status=Table.Status.ACTIVE,
+            time_control__kind="correspondence",
+            deadline__gt=now,
+            deadline__lte=horizon,
+        ).order_by("deadline")[:limit]
+        for table in due:
+            assert table.deadline is not None and table.turn_started_at is not None
+            if table.deadline - table.turn_started_at <= timedelta(hours=hours):
+                continue  # the turn never had more than this: no "running low"
+            seat = table.seats.select_related("player").filter(number=table.to_move).first()
+            if seat is None or seat.player.is_bot:
+                continue
+            n = notify(
+                user_id=seat.player.user_id,
+                kind="time_low",
+                key=f"low:{table.pk}:{table.ply}:{suffix}",
+                params={
+                    "table": table.pk,
+                    "game": game_name(table.game),
+                    "seconds": (table.deadline - now).total_seconds(),
+                    "deadline": when(table.deadline, seat.player.user_id),
+                },
+                url=reverse("table", args=[table.pk]),
+            )
+            made += n is not None
+    return made
+
+
+def notify_sweep() -> dict[str, int]:
+    return {"idle": idle_turns(), "low_time": low_time(), "digests": send_digests()}
+
+
+def mail_sweep() -> dict[str, int]:
+    counts = outbox.send_due()
+    forgotten = outbox.forget_sent(settings.MAIL_KEEP_DAYS)
+    if forgotten:
+        counts["forgotten"] = forgotten
+    return counts
+
+
+_next_notify = 0.0
+
+
+def local_sweep() -> None:
+    """One turn of the in-process sweeper (no Redis): mail every turn, the rest every 20 s."""
+    global _next_notify
+    if time.monotonic() >= _next_notify:
+        _next_notify = time.monotonic() + 20
+        notify_sweep()
+    mail_sweep()
