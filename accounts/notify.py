@@ -269,6 +269,13 @@ def unread_count(user_id: int) -> int:
     return Notification.objects.filter(user_id=user_id, read_at__isnull=True).count()
 
 
+def mark_read_at(user_id: int, url: str) -> int:
+    """Opening a page settles its notifications: mark those linking to ``url`` read."""
+    return Notification.objects.filter(user_id=user_id, url=url, read_at__isnull=True).update(
+        read_at=timezone.now()
+    )
+
+
 def mark_read(user_id: int, ids: list[int] | None = None) -> int:
     """Mark the given notifications (all, without ``ids``) of this user read; return how many."""
     rows = Notification.objects.filter(user_id=user_id, read_at__isnull=True)

@@ -24,6 +24,7 @@ from tournaments.models import Challenge, Registration, Round, RoundTable, Tourn
 from tournaments.selectors import final_places
 
 from . import sessions
+from .models import Notification
 from .notify import notify, user_zone
 
 
@@ -59,6 +60,10 @@ def turn_notice(table: Table, seat_number: int, *, idle: bool = False) -> None:
     }
     if table.deadline is not None:
         params["deadline"] = when(table.deadline, mine.player.user_id)
+    # An earlier "your turn" at this table is over: the newest one stands for it.
+    Notification.objects.filter(
+        user_id=mine.player.user_id, kind="your_turn", key__startswith=f"turn:{table.pk}:", read_at__isnull=True
+    ).update(read_at=timezone.now())
     notify(
         user_id=mine.player.user_id,
         kind="your_turn",

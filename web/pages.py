@@ -21,6 +21,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 import engine
+from accounts import notify
 from accounts import services as account_services
 from common.errors import NotFound, ServiceError
 from common.http import conditional
@@ -237,6 +238,8 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         raise Http404(f"there is no table {table_id}") from None
     me = visitor_player(request)
     my_seat = next((s.number for s in table.seats.all() if me and s.player_id == me.pk), None)
+    if my_seat is not None and me is not None:
+        notify.mark_read_at(me.user_id, request.path)  # the table's notifications are seen
     # Ratings as pages show them (ratings.display: 60 × mu, "1500?" while provisional).
     seat_ratings = my_reads.display_ratings(table.game, [s.player_id for s in table.seats.all()])
     boot = {

@@ -66,7 +66,9 @@ def test_password_reset_end_to_end(db: None, smtp: SmtpServer, alice: Actor) -> 
     assert b"does not work any more" in again.content
 
 
-def test_password_reset_for_an_unknown_address_sends_nothing_and_says_the_same(db: None, smtp: SmtpServer) -> None:
+def test_password_reset_for_an_unknown_address_sends_nothing_and_says_the_same(
+    db: None, smtp: SmtpServer
+) -> None:
     answer = Client().post("/accounts/password_reset/", {"email": "nobody@example.org"})
     assert answer.status_code == 302 and answer["Location"] == "/accounts/password_reset/done/"
     assert deliver() == {} and smtp.messages == []
@@ -171,7 +173,9 @@ def ladder_for(*actors: Actor) -> Ladder:
     from tests.games.conftest import as_organiser
 
     league = clubs.league_create(organiser=as_organiser(org), name="Correspondence Club")
-    ladder = ladders.ladder_create(organiser=org, league=league, name="Club ladder", game="pacru", kind="position")
+    ladder = ladders.ladder_create(
+        organiser=org, league=league, name="Club ladder", game="pacru", kind="position"
+    )
     for a in actors:
         ladders.ladder_join(ladder=ladder, player=a.player)
     return ladder
@@ -264,7 +268,9 @@ def test_a_mail_server_that_is_down_delays_mail_not_moves(
     assert OutgoingMail.objects.get(pk=tried.pk).attempts == 2
 
 
-def test_a_mail_is_given_up_after_its_last_attempt(db: None, smtp: SmtpServer, alice: Actor, settings: Any) -> None:
+def test_a_mail_is_given_up_after_its_last_attempt(
+    db: None, smtp: SmtpServer, alice: Actor, settings: Any
+) -> None:
     settings.MAIL_MAX_ATTEMPTS = 2
     settings.MAIL_RETRY_SECONDS = 0
     smtp.stop()
