@@ -25,10 +25,11 @@ from datetime import datetime, timedelta
 from email.utils import make_msgid
 from typing import Any
 
+from celery import current_app
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives, get_connection
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone
 
 from common import tasks as task_sender
@@ -73,22 +74,32 @@ def queue(
     return mail
 
 
+def _eager() -> bool:
+    """Whether Celery runs tasks in this process (no broker), as ``common.tasks`` decides it."""
+    return bool(current_app.conf.task_always_eager)
+
+
 def dispatch(mail_id: int) -> None:
     """Hand a queued mail to a worker. Without a broker (the local profile) tasks would run in
     the request, so the mail is left to the in-process sweeper (``manage.py clock_sweeper``):
     a slow mail server never delays a page or a move."""
-    if settings.CELERY_TASK_ALWAYS_EAGER and not settings.MAIL_SEND_IN_REQUEST:
+    if _eager() and not settings.MAIL_SEND_IN_REQUEST:
         return
     task_sender.send(SEND_TASK, (mail_id,))
 
 
-def _claim(mail_id: int, now: datetime) -> bool:
+def _claim(mail_id: int, now: datetime) -> datetime | None:
+    """Take the mail for this sender (pending, due, not held); the claim counts as an attempt, so
+    a sender that dies every time still reaches ``MAIL_MAX_ATTEMPTS``. Returns the claim's end,
+    which the sender's later updates match on: a sender whose claim ran out and was taken over
+    changes nothing."""
     hold = now + timedelta(seconds=settings.MAIL_CLAIM_SECONDS)
-    return bool(
+    taken = (
         OutgoingMail.objects.filter(pk=mail_id, status=OutgoingMail.Status.PENDING, next_try_at__lte=now)
         .filter(Q(claimed_until__isnull=True) | Q(claimed_until__lt=now))
-        .update(claimed_until=hold)
+        .update(claimed_until=hold, attempts=F("attempts") + 1)
     )
+    return hold if taken else None
 
 
 def message(mail: OutgoingMail, connection: Any = None) -> EmailMultiAlternatives:
@@ -113,17 +124,21 @@ def retry_delay(attempts: int) -> float:
 def send(mail_id: int, connection: Any = None) -> str:
     """Claim, send and mark one mail; say what happened ("sent", "retry", "failed", "not due")."""
     now = timezone.now()
-    if not _claim(mail_id, now):
+    hold = _claim(mail_id, now)
+    if hold is None:
         return "not due"
+    mine = OutgoingMail.objects.filter(pk=mail_id, claimed_until=hold)
     mail = OutgoingMail.objects.get(pk=mail_id)
+    if mail.attempts > settings.MAIL_MAX_ATTEMPTS:
+        mine.update(status=OutgoingMail.Status.FAILED, claimed_until=None)
+        log.error("mail %s to %s given up after %s attempts", mail.key, mail.to, mail.attempts - 1)
+        return "failed"
     try:
         message(mail, connection).send()
     except Exception as exc:  # smtplib, socket and backend errors: all mean "not sent"
-        attempts = mail.attempts + 1
-        gave_up = attempts >= settings.MAIL_MAX_ATTEMPTS
-        delay = retry_delay(attempts)
-        OutgoingMail.objects.filter(pk=mail_id).update(
-            attempts=attempts,
+        gave_up = mail.attempts >= settings.MAIL_MAX_ATTEMPTS
+        delay = retry_delay(mail.attempts)
+        mine.update(
             claimed_until=None,
             next_try_at=now + timedelta(seconds=delay),
             status=OutgoingMail.Status.FAILED if gave_up else OutgoingMail.Status.PENDING,
@@ -133,21 +148,15 @@ def send(mail_id: int, connection: Any = None) -> str:
             "mail %s to %s not sent (attempt %s, %s): %s",
             mail.key,
             mail.to,
-            attempts,
+            mail.attempts,
             "giving up" if gave_up else f"again in {delay:g} s",
             exc,
         )
-        if not gave_up and not settings.CELERY_TASK_ALWAYS_EAGER:
+        if not gave_up and not _eager():
             task_sender.send(SEND_TASK, (mail_id,), countdown=delay)
         return "failed" if gave_up else "retry"
     # The step that cannot be made atomic with the SMTP exchange: see the module's docstring.
-    OutgoingMail.objects.filter(pk=mail_id).update(
-        status=OutgoingMail.Status.SENT,
-        sent_at=timezone.now(),
-        attempts=mail.attempts + 1,
-        claimed_until=None,
-        last_error="",
-    )
+    mine.update(status=OutgoingMail.Status.SENT, sent_at=timezone.now(), claimed_until=None, last_error="")
     return "sent"
 
 

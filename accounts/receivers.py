@@ -62,7 +62,10 @@ def turn_notice(table: Table, seat_number: int, *, idle: bool = False) -> None:
         params["deadline"] = when(table.deadline, mine.player.user_id)
     # An earlier "your turn" at this table is over: the newest one stands for it.
     Notification.objects.filter(
-        user_id=mine.player.user_id, kind="your_turn", key__startswith=f"turn:{table.pk}:", read_at__isnull=True
+        user_id=mine.player.user_id,
+        kind="your_turn",
+        key__startswith=f"turn:{table.pk}:",
+        read_at__isnull=True,
     ).update(read_at=timezone.now())
     notify(
         user_id=mine.player.user_id,

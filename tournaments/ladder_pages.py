@@ -10,6 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from common.errors import NotFound, ServiceError
@@ -94,7 +95,8 @@ def ladder_action_page(request: HttpRequest, ladder_id: int, action: str) -> Htt
             messages.success(
                 request,
                 f"You challenged {target.display_name}: they have until "
-                f"{c.expires_at.day} {c.expires_at:%b %H:%M} UTC to answer",
+                f"{timezone.localtime(c.expires_at):%d %b %H:%M} {timezone.get_current_timezone_name()} "
+                "to answer",
             )
         else:
             raise Http404("no such ladder action")

@@ -276,11 +276,13 @@ def challenge_refusal(rules: ChallengeRules, challenged_id: int, name: str) -> R
             )
     again = rules.declined_until.get(challenged_id)
     if again is not None and again > rules.now:
+        # In the reader's time zone on pages (their setting), UTC in the API.
+        local, zone = timezone.localtime(again), timezone.get_current_timezone_name()
         return Refusal(
             Conflict,
             f"{name} declined your challenge recently: you can challenge them again after "
-            f"{again:%Y-%m-%d %H:%M} UTC",
-            f"declined you: again after {again.day} {again:%b %H:%M} UTC",
+            f"{local:%Y-%m-%d %H:%M} {zone}",
+            f"declined you: again after {local.day} {local:%b %H:%M} {zone}",
         )
     return None
 

@@ -10,7 +10,7 @@ bar's agree.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from django.db.models import F, Prefetch, Q
@@ -352,8 +352,9 @@ def table_belongs(table: Table) -> Belongs | None:
 
 # ------------------------------------------------------------------ the no-show rule, in words
 def clock_time(at: datetime, now: datetime) -> str:
-    """A moment in UTC, as short as it can be: "12:34" today, "Tue 24 Nov 12:34" otherwise."""
-    at, now = at.astimezone(UTC), now.astimezone(UTC)
+    """A moment in the viewer's time zone (their setting, else UTC), as short as it can be:
+    "12:34" today, "Tue 24 Nov 12:34" otherwise."""
+    at, now = timezone.localtime(at), timezone.localtime(now)
     return at.strftime("%H:%M") if at.date() == now.date() else at.strftime("%a %d %b %H:%M")
 
 
@@ -379,18 +380,19 @@ def no_show_note(table: Table, me: Player | None, now: datetime | None = None) -
     mine = on_turn is not None and me is not None and on_turn.player_id == me.pk
     out = table.no_show == "timeout"
     at = clock_time(table.deadline, now)
+    zone = timezone.get_current_timezone_name()
     if mine:
         before = "If you do not move by"
-        after = "(UTC) you lose this game (no-show)." if out else "(UTC) the table is aborted."
+        after = f"({zone}) you lose this game (no-show)." if out else f"({zone}) the table is aborted."
     elif seated:
         before = f"If {name} does not move by"
-        after = f"(UTC) {name} loses this game (no-show)." if out else "(UTC) the table is aborted."
+        after = f"({zone}) {name} loses this game (no-show)." if out else f"({zone}) the table is aborted."
     else:
         before = f"{name}'s first move is due by"
         after = (
-            f"(UTC); without it {name} is out of this game as a no-show."
+            f"({zone}); without it {name} is out of this game as a no-show."
             if out
-            else "(UTC); without it the table is aborted."
+            else f"({zone}); without it the table is aborted."
         )
     return NoShowNote(before, table.deadline, at, after)
 

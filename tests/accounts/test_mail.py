@@ -335,3 +335,29 @@ def test_a_finished_game_tells_each_player_the_result_and_rating_change(
     assert "Your Shacru game against Bob ended: Alice won (Bob: resigned)" in text
     assert "Rating 1500 → " in text  # the change, read from the ratings
     assert Notification.objects.filter(kind="game_over").count() == 2
+
+
+def test_a_mail_whose_senders_keep_dying_is_given_up_not_sent_forever(
+    db: None, smtp: SmtpServer, settings: Any
+) -> None:
+    settings.MAIL_MAX_ATTEMPTS = 2
+    settings.MAIL_CLAIM_SECONDS = 0
+    mail = outbox.queue(key="t:2", to="x@example.org", subject="s", text="t")
+    assert mail is not None
+    # Two senders took it and died before marking it (their claims ran out).
+    assert outbox._claim(mail.pk, timezone.now()) is not None
+    assert outbox._claim(mail.pk, timezone.now()) is not None
+    assert outbox.send(mail.pk) == "failed"
+    assert OutgoingMail.objects.get(pk=mail.pk).status == "failed"
+    assert smtp.messages == []
+
+
+def test_a_sender_whose_claim_was_taken_over_changes_nothing(db: None, smtp: SmtpServer, settings: Any) -> None:
+    settings.MAIL_CLAIM_SECONDS = 0
+    mail = outbox.queue(key="t:3", to="x@example.org", subject="s", text="t")
+    assert mail is not None
+    first = outbox._claim(mail.pk, timezone.now())
+    assert outbox.send(mail.pk) == "sent"  # a second sender, after the first one's claim ran out
+    late = OutgoingMail.objects.filter(pk=mail.pk, claimed_until=first).update(status="pending")
+    assert late == 0 and OutgoingMail.objects.get(pk=mail.pk).status == "sent"
+    assert len(smtp.messages) == 1

@@ -142,7 +142,8 @@ def kill_while_sending_then_recover(
         c.kill("worker")  # SIGKILL, worker and pool child alike: no chance to mark or release
         mail = OutgoingMail.objects.get()
         assert mail.to == "bob@example.org"
-        assert mail.status == OutgoingMail.Status.PENDING and mail.sent_at is None and mail.attempts == 0
+        # The claim counted as an attempt (a sender that always dies still reaches the limit).
+        assert mail.status == OutgoingMail.Status.PENDING and mail.sent_at is None and mail.attempts == 1
         assert mail.claimed_until is not None, "the dead worker's claim is still on the row"
         assert len(smtp.messages) == accepted_before_kill
 
@@ -157,7 +158,7 @@ def kill_while_sending_then_recover(
         time.sleep(1.0)  # anything more would have arrived by now
         assert c.alive("worker")
     mail.refresh_from_db()
-    assert mail.attempts == 1 and mail.claimed_until is None and mail.sent_at is not None
+    assert mail.attempts == 2 and mail.claimed_until is None and mail.sent_at is not None
     return mail
 
 
