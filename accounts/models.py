@@ -40,6 +40,41 @@ class SessionRecord(models.Model):
     class Meta:
         ordering = ["-last_seen"]
 
+    def browser(self) -> str:
+        """ "Firefox on Windows", from the browser's user agent (or "unknown browser")."""
+        return describe_agent(self.user_agent)
+
+
+#: (marker in the user agent, name), the first that matches wins (Edge and Opera say "Chrome" too).
+BROWSERS = [
+    ("Edg/", "Edge"),
+    ("OPR/", "Opera"),
+    ("Firefox/", "Firefox"),
+    ("Chromium/", "Chromium"),
+    ("HeadlessChrome/", "Chrome (headless)"),
+    ("Chrome/", "Chrome"),
+    ("Safari/", "Safari"),
+    ("curl/", "curl"),
+    ("python-requests/", "a Python program"),
+]
+SYSTEMS = [
+    ("Android", "Android"),
+    ("iPhone", "iPhone"),
+    ("iPad", "iPad"),
+    ("Windows", "Windows"),
+    ("Mac OS X", "macOS"),
+    ("CrOS", "ChromeOS"),
+    ("Linux", "Linux"),
+]
+
+
+def describe_agent(agent: str) -> str:
+    if not agent:
+        return "unknown browser"
+    browser = next((name for marker, name in BROWSERS if marker in agent), "a browser")
+    system = next((name for marker, name in SYSTEMS if marker in agent), "")
+    return f"{browser} on {system}" if system else browser
+
 
 class EmailMode(models.TextChoices):
     OFF = "off", "no e-mail"

@@ -15,7 +15,7 @@ from django.test import Client
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from accounts.models import Account, Notification, SessionRecord
+from accounts.models import Account, Notification, SessionRecord, describe_agent
 from accounts.notify import email_modes
 from games import services as games
 from games.models import Player, Seat, Table
@@ -306,3 +306,32 @@ def test_the_inbox_page_and_the_bell(db: None, alice: Actor, bob: Actor) -> None
     # Someone else's notification is not found, and opens nothing.
     bobs = Notification.objects.get(user=bob.player.user)
     assert browser.get(f"/notifications/{bobs.pk}/").status_code == 404
+
+
+@pytest.mark.parametrize(
+    "agent,said",
+    [
+        (
+            "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:128.0) Gecko/20100101 Firefox/128.0",
+            "Firefox on Windows",
+        ),
+        (
+            "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0 "
+            "Safari/537.36",
+            "Chrome on Linux",
+        ),
+        (
+            "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 Version/18.0 "
+            "Safari/604.1",
+            "Safari on iPhone",
+        ),
+        (
+            "Mozilla/5.0 (Windows NT 10.0) AppleWebKit/537.36 Chrome/140.0 Safari/537.36 Edg/140.0",
+            "Edge on Windows",
+        ),
+        ("curl/8.5.0", "curl"),
+        ("", "unknown browser"),
+    ],
+)
+def test_sessions_name_the_browser_and_system(agent: str, said: str) -> None:
+    assert describe_agent(agent) == said

@@ -352,7 +352,9 @@ def test_a_mail_whose_senders_keep_dying_is_given_up_not_sent_forever(
     assert smtp.messages == []
 
 
-def test_a_sender_whose_claim_was_taken_over_changes_nothing(db: None, smtp: SmtpServer, settings: Any) -> None:
+def test_a_sender_whose_claim_was_taken_over_changes_nothing(
+    db: None, smtp: SmtpServer, settings: Any
+) -> None:
     settings.MAIL_CLAIM_SECONDS = 0
     mail = outbox.queue(key="t:3", to="x@example.org", subject="s", text="t")
     assert mail is not None

@@ -103,7 +103,7 @@ def test_the_bell_counts_unread_notifications_and_the_inbox_reads_them(
     viewport = SIZES[size]
 
     alice = people.open("alice", viewport=viewport)
-    expect(bell(alice).locator(".count")).to_have_text("3")
+    expect(bell(alice).locator(".bell-count")).to_have_text("3")
     expect(bell(alice)).to_have_attribute("aria-label", "Notifications: 3 unread")
     header_is_usable(alice, viewport["width"])
     assert fits(alice), f"the home page scrolls sideways at {size} size"
@@ -124,7 +124,7 @@ def test_the_bell_counts_unread_notifications_and_the_inbox_reads_them(
     # Following one goes to its page and marks it read: the bell says 2.
     lines.nth(2).get_by_role("link", name=re.compile("Bob challenged you")).click()
     expect(alice).to_have_url(f"{live_server.url}/ladders/")
-    expect(bell(alice).locator(".count")).to_have_text("2")
+    expect(bell(alice).locator(".bell-count")).to_have_text("2")
     assert Notification.objects.get(pk=made["challenge"].pk).read_at is not None
     assert Notification.objects.filter(user=alice_p.user, read_at__isnull=True).count() == 2
 
@@ -133,14 +133,14 @@ def test_the_bell_counts_unread_notifications_and_the_inbox_reads_them(
     expect(alice.locator("ul.inbox > li.read")).to_contain_text("Bob challenged you")
     alice.get_by_role("button", name="Mark all read").click()
     expect(alice.locator(".messages")).to_contain_text("2 notifications marked read.")
-    expect(bell(alice).locator(".count")).to_have_count(0)
+    expect(bell(alice).locator(".bell-count")).to_have_count(0)
     expect(bell(alice)).to_have_attribute("aria-label", "Notifications")
     expect(alice.locator("ul.inbox > li.read")).to_have_count(3)
     expect(alice.get_by_role("button", name="Mark all read")).to_have_count(0)
     assert not Notification.objects.filter(user=alice_p.user, read_at__isnull=True).exists()
     # The next page says so too.
     alice.goto(live_server.url + "/")
-    expect(bell(alice).locator(".count")).to_have_count(0)
+    expect(bell(alice).locator(".bell-count")).to_have_count(0)
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -240,6 +240,7 @@ def test_a_forgotten_password_is_reset_from_the_login_page(
     assert found, mail.text
     visitor.goto(live_server.url + found.group(1))
     expect(visitor.get_by_role("heading", level=1)).to_have_text("Choose a new password")
+    visitor.screenshot(path=str(artifacts / f"accounts-password-reset-confirm-{size}.png"), full_page=True)
     assert fits(visitor), f"the new password form scrolls sideways at {size} size"
     new_password = "a-brand-new-secret-7"
     visitor.fill("#id_new_password1", new_password)
@@ -291,7 +292,7 @@ def test_every_account_page_fits_a_laptop_and_a_phone(
     for size, viewport in SIZES.items():
         people.open("alice")  # a second session for the sessions page
         alice = people.open("alice", viewport=viewport)
-        expect(bell(alice).locator(".count")).to_have_text("3")
+        expect(bell(alice).locator(".bell-count")).to_have_text("3")
         header_is_usable(alice, viewport["width"])
         alice.locator("header").screenshot(path=str(artifacts / f"accounts-bell-{size}.png"))
         for name, url in pages.items():
