@@ -99,44 +99,49 @@ def notify(
     *, user_id: int, kind: str, key: str, params: dict[str, Any], url: str = ""
 ) -> Notification | None:
     """The notification ``key`` for ``user_id`` (None if it was made before, or the account
-    cannot receive any)."""
+    cannot receive any). A handful of queries: the account, the player's choice for this kind,
+    and the inserts (it runs after a move's commit, so it is kept short)."""
     User = get_user_model()
-    user = User.objects.filter(pk=user_id, is_active=True).first()
+    user = User.objects.select_related("account").filter(pk=user_id, is_active=True).first()
     if user is None:
         return None
+    account: Account | None = getattr(user, "account", None)  # absent: a reverse one-to-one error
+    chosen = NotificationSetting.objects.filter(user=user, kind=kind).values_list("email", flat=True).first()
+    mode = chosen or (kinds.KINDS[kind].email if kind in kinds.KINDS else EmailMode.OFF)
+    address = user.email if user.email and account is not None and account.email_verified_at else ""
+    n = Notification(user=user, kind=kind, key=key, params=params, url=url)
+    if mode != EmailMode.OFF and address:
+        if mode == EmailMode.IMMEDIATE:
+            n.mail = Notification.Mail.QUEUED
+        else:
+            n.mail = Notification.Mail.DIGEST
+            n.digest_due = digest_due(mode, timezone.now(), account_zone(account))
     try:
         with transaction.atomic():
-            n = Notification.objects.create(user=user, kind=kind, key=key, params=params, url=url)
-            _mail_for(n, user)
+            n.save(force_insert=True)
+            if n.mail == Notification.Mail.QUEUED:
+                subject, text, html = render_one(n)
+                outbox.queue(
+                    key=f"n:{n.pk}",
+                    to=address,
+                    subject=subject,
+                    text=text,
+                    html=html,
+                    headers=list_unsubscribe(user.pk, n.kind),
+                    user_id=user.pk,
+                    fresh=True,
+                )
     except IntegrityError:
         return None  # made before: the event was delivered twice
     return n
 
 
-def _mail_for(n: Notification, user: Any) -> None:
-    mode = email_modes(user.pk)[n.kind]
-    if mode == EmailMode.OFF:
-        return
-    address = verified_address(user)
-    if not address:
-        return
-    if mode == EmailMode.IMMEDIATE:
-        n.mail = Notification.Mail.QUEUED
-        n.save(update_fields=["mail"])
-        subject, text, html = render_one(n)
-        outbox.queue(
-            key=f"n:{n.pk}",
-            to=address,
-            subject=subject,
-            text=text,
-            html=html,
-            headers=list_unsubscribe(user.pk, n.kind),
-            user_id=user.pk,
-        )
-    else:
-        n.mail = Notification.Mail.DIGEST
-        n.digest_due = digest_due(mode, timezone.now(), user_zone(user.pk))
-        n.save(update_fields=["mail", "digest_due"])
+def account_zone(account: Account | None) -> ZoneInfo:
+    """The account's time zone (UTC when it has none, or an unknown one)."""
+    try:
+        return ZoneInfo(account.time_zone) if account is not None and account.time_zone else ZoneInfo("UTC")
+    except (ValueError, KeyError):
+        return ZoneInfo("UTC")
 
 
 def list_unsubscribe(user_id: int, kind: str) -> dict[str, str]:

@@ -28,7 +28,7 @@ from typing import Any
 from celery import current_app
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives, get_connection
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
@@ -50,25 +50,33 @@ def queue(
     html: str = "",
     headers: dict[str, str] | None = None,
     user_id: int | None = None,
+    fresh: bool = False,
 ) -> OutgoingMail | None:
     """Put a mail in the outbox (inside the caller's transaction) and send it after commit.
-    Returns None when a mail with this ``key`` was queued before: nothing is queued twice."""
+    Returns None when a mail with this ``key`` was queued before: nothing is queued twice.
+    ``fresh``: the caller knows the key is new (it was made from a row inserted in the same
+    transaction), so the insert needs no savepoint of its own."""
     domain = settings.DEFAULT_FROM_EMAIL.rpartition("@")[2].strip("> ") or "localhost"
-    with transaction.atomic():
-        mail, created = OutgoingMail.objects.get_or_create(
-            key=key,
-            defaults={
-                "user_id": user_id,
-                "to": to,
-                "subject": subject[:200],
-                "text": text,
-                "html": html,
-                "headers": headers or {},
-                "message_id": make_msgid(idstring=key.replace(":", "."), domain=domain),
-                "next_try_at": timezone.now(),
-            },
-        )
-    if not created:
+    mail = OutgoingMail(
+        key=key,
+        user_id=user_id,
+        to=to,
+        subject=subject[:200],
+        text=text,
+        html=html,
+        headers=headers or {},
+        message_id=make_msgid(idstring=key.replace(":", "."), domain=domain),
+        next_try_at=timezone.now(),
+    )
+    try:
+        if fresh:
+            mail.save(force_insert=True)
+        else:
+            with transaction.atomic():
+                mail.save(force_insert=True)
+    except IntegrityError:
+        if fresh:
+            raise
         return None
     transaction.on_commit(lambda: dispatch(mail.pk))
     return mail

@@ -25,7 +25,7 @@ from tournaments.selectors import final_places
 
 from . import sessions
 from .models import Notification
-from .notify import notify, user_zone
+from .notify import account_zone, notify, user_zone
 
 
 def game_name(game: str) -> str:
@@ -47,7 +47,7 @@ def when(at: Any, user_id: int) -> str:
 
 def turn_notice(table: Table, seat_number: int, *, idle: bool = False) -> None:
     """The "your turn" notification of ``seat_number`` at ``table`` (once per turn)."""
-    seats = list(Seat.objects.filter(table=table).select_related("player").order_by("number"))
+    seats = list(Seat.objects.filter(table=table).select_related("player__user__account").order_by("number"))
     mine = next((s for s in seats if s.number == seat_number), None)
     if mine is None or mine.player.is_bot or mine.player.is_guest:
         return
@@ -59,7 +59,9 @@ def turn_notice(table: Table, seat_number: int, *, idle: bool = False) -> None:
         "idle": idle,
     }
     if table.deadline is not None:
-        params["deadline"] = when(table.deadline, mine.player.user_id)
+        account = getattr(mine.player.user, "account", None)
+        zone = account_zone(account)
+        params["deadline"] = f"{table.deadline.astimezone(zone):%a %d %b %H:%M} ({zone.key})"
     # An earlier "your turn" at this table is over: the newest one stands for it.
     Notification.objects.filter(
         user_id=mine.player.user_id,
