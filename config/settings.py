@@ -72,6 +72,7 @@ INSTALLED_APPS = [
     "ratings",
     "tournaments",
     "accounts",
+    "live",
     "web",
 ]
 
@@ -318,6 +319,18 @@ SIGNUP_EMAIL_REQUIRED = env_bool("SIGNUP_EMAIL_REQUIRED", False)
 RATED_NEEDS_VERIFIED_EMAIL = env_bool("RATED_NEEDS_VERIFIED_EMAIL", False)
 #: Called on every turn of the in-process sweeper (``manage.py clock_sweeper``, no Redis).
 LOCAL_SWEEPS = ["accounts.sweeps.local_sweep"]
+
+# Live push (live): see the README's "Live updates".
+#: Pages offer push: "auto" (when served by the ASGI server), "on" (a proxy sends /live/ to one), "off".
+LIVE_PUSH = os.environ.get("LIVE_PUSH", "auto")
+#: Without Redis, each process's hub reads a watched table's version this often.
+LIVE_POLL_SECONDS = float(os.environ.get("LIVE_POLL_SECONDS", "0.5"))
+#: With Redis, the hub still reads each watched topic this often (a message lost while Redis was away).
+LIVE_RECHECK_SECONDS = float(os.environ.get("LIVE_RECHECK_SECONDS", "30"))
+#: Streams send a keep-alive this often when nothing happens.
+LIVE_KEEPALIVE_SECONDS = float(os.environ.get("LIVE_KEEPALIVE_SECONDS", "15"))
+#: How soon a browser reconnects a dropped event stream (milliseconds).
+LIVE_RETRY_MS = int(os.environ.get("LIVE_RETRY_MS", "1000"))
 
 # Clocks (games.clocks, games.services): see the README's "Time controls".
 #: A move this late past the deadline still counts, and timeouts wait this long (network lag).

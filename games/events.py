@@ -13,6 +13,11 @@ from django.dispatch import Signal
 
 game_finished = Signal()
 
+table_changed = Signal()
+"""Something a viewer sees of a table may have changed (sent after commit by every write to a
+table: moves, joins, starts, timeouts, results): ``table_id``, and ``players`` who took or left
+a seat. Live pages listen."""
+
 turn_started = Signal()
 """A seat's turn began (sent after commit, by every write that hands the turn to a human seat):
 ``table_id``, ``ply``, ``seat`` and ``clock`` (the time control's kind). Notifications listen."""

@@ -26,8 +26,9 @@ ALLOWED = {
     "ratings": {"engine", "common", "games"},
     "tournaments": {"engine", "common", "games", "ratings"},
     "accounts": {"engine", "common", "games", "ratings", "tournaments"},
-    "web": {"engine", "common", "games", "ratings", "tournaments", "accounts"},
-    "config": {"common", "games", "ratings", "tournaments", "accounts", "web"},
+    "live": {"engine", "common", "games", "ratings", "tournaments", "accounts"},
+    "web": {"engine", "common", "games", "ratings", "tournaments", "accounts", "live"},
+    "config": {"common", "games", "ratings", "tournaments", "accounts", "live", "web"},
 }
 #: Modules of ``games`` that other apps must not import: views, URLs, admin, tasks and internals.
 GAMES_INTERNAL = {"games.apis", "games.urls", "games.admin", "games.tasks", "games.rows", "games.receivers"}

@@ -13,6 +13,7 @@ from django.http import HttpRequest
 
 from accounts.models import Notification
 from games.models import Player, Seat, Table
+from live.views import topics_enabled
 from tournaments.models import Challenge, League, OrganiserRole
 
 
@@ -23,12 +24,13 @@ def _count(rows: QuerySet[Any], by: str) -> Coalesce:
 
 
 def site_bar(request: HttpRequest) -> dict[str, Any]:
+    push = {"live_push": topics_enabled(request)}
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
-        return {}
+        return push
     player = getattr(user, "player", None)
     if player is None:
-        return {}
+        return push
     # In one query: tables where it is the player's turn, challenges waiting for the player's
     # answer, unread notifications (the bell), and whether the player holds the organiser role.
     counts = (
@@ -60,6 +62,7 @@ def site_bar(request: HttpRequest) -> dict[str, Any]:
     leagues = set(League.objects.filter(organisers=player).values_list("pk", flat=True))
     organiser = user.is_staff or bool(leagues) or counts["role"]
     return {
+        **push,
         "site_bar": {
             "turns": turns,
             "challenges": challenges,
@@ -67,5 +70,5 @@ def site_bar(request: HttpRequest) -> dict[str, Any]:
             "organiser": organiser,
             "leagues": leagues,
             "unread": unread,
-        }
+        },
     }

@@ -18,6 +18,7 @@ from django.contrib.auth.forms import UserCreationForm
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 import engine
@@ -33,6 +34,7 @@ from games.housebots import bots_levels
 from games.models import GameKind, Move, Table
 from games.results import Ending
 from games.wording import SEAT_ENDINGS, describe_tables
+from live.views import push_enabled
 
 from . import my_reads
 
@@ -255,6 +257,8 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     words = my_reads.table_result_words(table, moved)
     # What the script needs to say the no-show rule truthfully (see the report on game.js).
     boot["noShow"] = table.no_show
+    # The table's push stream (server-sent events), when this server offers it (live.views).
+    boot["push"] = reverse("live-table", args=[table.pk]) if push_enabled(request) else None
     boot["noShowSeats"] = [n for n, e in words["seat_endings"].items() if e == SEAT_ENDINGS[Ending.NO_SHOW]]
     context = {
         "table": table,

@@ -16,7 +16,7 @@ from common.errors import Conflict, InvalidInput
 from ..events import game_finished
 from ..models import Seat, Table
 from ..selectors import current_state, game_result
-from .transitions import locked_table
+from .transitions import announce_change, locked_table
 
 #: ``Table.end_reason`` of a table whose result an official entered or corrected.
 ADJUDICATED = "adjudicated"
@@ -81,6 +81,7 @@ def table_adjudicate(*, table_id: int, ranks: dict[int, int]) -> Table:
         game_finished.send(sender=Table, result=result)
 
     transaction.on_commit(announce)
+    announce_change(table.pk)
     return table
 
 
@@ -96,4 +97,5 @@ def table_correct_result(*, table_id: int, ranks: dict[int, int]) -> Table:
     check_ranks(ranks, list(seats))
     _apply(table, ranks, seats)
     table.save(update_fields=["winner_seat", "end_reason", "result"])
+    announce_change(table.pk)
     return table

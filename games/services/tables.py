@@ -18,6 +18,7 @@ from ..models import Move, Player, Seat, Table
 from ..selectors import current_state, initial_state
 from .timeouts import timeout_if_due
 from .transitions import (
+    announce_change,
     announce_turn,
     locked_table,
     record_transition,
@@ -82,6 +83,7 @@ def table_create(
         table = seat_join(table_id=table.pk, player=creator, seat=seat)
     for _ in range(bots if bot else 0):
         table = bot_invite(table_id=table.pk, player=creator, level=bot)
+    announce_change(table.pk)
     return table
 
 
@@ -106,6 +108,7 @@ def seat_join(*, table_id: int, player: Player, seat: int | None = None) -> Tabl
     Seat.objects.create(table=table, number=seat, player=player, colour=Seat.COLOURS[seat])
     if len(taken) + 1 == table.players:
         _start(table)
+    announce_change(table.pk, player.pk)
     return table
 
 
@@ -180,6 +183,7 @@ def seat_leave(*, table_id: int, player: Player) -> Table:
         table.status = Table.Status.ABORTED
         table.finished_at = timezone.now()
         table.save(update_fields=["status", "finished_at"])
+    announce_change(table.pk, player.pk)
     return table
 
 

@@ -17,7 +17,7 @@ from common.errors import NotFound
 from .. import dispatch, rows
 from ..clocks import SeatClock, TimeControl, time_available
 from ..errors import NotSeated
-from ..events import game_finished, send_after_commit, turn_started
+from ..events import game_finished, send_after_commit, table_changed, turn_started
 from ..models import Player, Seat, Table
 from ..selectors import game_result
 
@@ -106,7 +106,14 @@ def record_transition(table: Table, state: engine.State, now: Any) -> list[str]:
         schedule_clock_check(table)
     schedule_bot_turn(table)
     announce_turn(table)
+    announce_change(table.pk)
     return fields
+
+
+def announce_change(table_id: int, *players: int) -> None:
+    """After commit, tell listeners (live pages) that the table may look different now, and
+    which players took or left a seat."""
+    send_after_commit(table_changed, table_id=table_id, players=players)
 
 
 def announce_turn(table: Table) -> None:

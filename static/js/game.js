@@ -1,5 +1,6 @@
 // The game page: an SVG board, move input by clicking (every choice a move needs), keyboard
-// entry, clocks, the move list with stepping, and live updates by polling the table with ETags.
+// entry, clocks, the move list with stepping, and live updates pushed by the server (server-sent
+// events), or, when the stream cannot be opened, by polling the table with ETags.
 //
 // Everything the page knows comes from GET /api/v1/tables/<id>/ (position, seats, clocks, the
 // legal base moves and the choices each needs); moves go to POST .../moves/ with the ply they
@@ -575,9 +576,36 @@
     button("No", cancel);
   }
 
+  // Push: the server sends the table's state on every change (server-sent events). While the
+  // stream is open nothing is polled; when it drops, polling takes over until it is back (the
+  // browser reconnects by itself, with the last state's id, and gets what it missed).
+  let pushing = false;
+  function push() {
+    if (!boot.push || !window.EventSource) return;
+    const es = new EventSource(boot.push);
+    es.addEventListener("open", () => {
+      pushing = true;
+      failures = 0;
+      if (timer) clearTimeout(timer);
+      $("status").removeAttribute("data-offline");
+    });
+    es.addEventListener("state", (e) => {
+      pushing = true;
+      etag = `"${e.lastEventId}"`;
+      receive(JSON.parse(e.data));
+    });
+    es.addEventListener("error", () => {
+      if (pushing) {
+        pushing = false;
+        poll(true);
+      }
+    });
+  }
+
   let timer = null;
   async function poll(now) {
     if (timer) clearTimeout(timer);
+    if (pushing && now !== true) return; // the stream keeps the page current
     let delay = document.hidden ? POLL_HIDDEN : POLL;
     try {
       const headers = etag ? { "If-None-Match": etag } : {};
@@ -1092,4 +1120,5 @@
 
   setInterval(tickClocks, 200);
   poll(true);
+  push();
 })();

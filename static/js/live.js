@@ -1,14 +1,19 @@
-// Live fragments: every element with data-live="<url>" is refreshed from that URL about once a
-// second. The server answers 304 (If-None-Match) while nothing changed, so an idle page costs one
-// small request a second; a failed request backs off and retries, so the page survives restarts
-// and lost connections without a reload.
+// Live fragments: every element with data-live="<url>" shows that URL's HTML and keeps it
+// current. When the page has a push stream (body data-push, the server's topics stream), each
+// element is fetched again only when its topics (data-topics) change; otherwise, or while the
+// stream is down, it is polled about once a second. The server answers 304 (If-None-Match)
+// while nothing changed, and a failed request backs off and retries, so the page survives
+// restarts and lost connections without a reload.
 (function () {
   "use strict";
   const FAST = 900, HIDDEN = 5000, MAX_BACKOFF = 8000;
+  let pushing = false;
 
   function follow(el) {
-    let etag = null, failures = 0;
-    async function tick() {
+    let etag = null, failures = 0, timer = null;
+    async function tick(forced) {
+      if (timer) clearTimeout(timer);
+      if (pushing && forced !== true) return;
       let delay = document.hidden ? HIDDEN : FAST;
       try {
         const headers = etag ? { "If-None-Match": etag } : {};
@@ -31,10 +36,27 @@
         el.setAttribute("data-offline", "reconnecting");
         delay = Math.min(MAX_BACKOFF, FAST * 2 ** failures);
       }
-      setTimeout(tick, delay);
+      if (!pushing) timer = setTimeout(tick, delay);
     }
-    setTimeout(tick, FAST);
+    timer = setTimeout(tick, FAST);
+    return { el, topics: (el.dataset.topics || "").split(" ").filter(Boolean), refresh: () => tick(true) };
   }
 
-  document.querySelectorAll("[data-live]").forEach(follow);
+  const followed = Array.from(document.querySelectorAll("[data-live]")).map(follow);
+  const topics = Array.from(new Set(followed.flatMap((f) => f.topics)));
+  const push = document.body.dataset.push;
+  if (push && topics.length && window.EventSource) {
+    const es = new EventSource(push + "?" + topics.map((t) => "t=" + encodeURIComponent(t)).join("&"));
+    es.addEventListener("open", () => { pushing = true; });
+    es.addEventListener("changed", (e) => {
+      const changed = JSON.parse(e.data);
+      followed.filter((f) => f.topics.some((t) => changed.includes(t))).forEach((f) => f.refresh());
+    });
+    es.addEventListener("error", () => {
+      if (pushing) {
+        pushing = false;
+        followed.forEach((f) => f.refresh()); // catch up, and poll until the stream is back
+      }
+    });
+  }
 })();

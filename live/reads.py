@@ -1,0 +1,84 @@
+"""What the streams read, once per change per process: a table's state (the JSON the API
+serves), a player's own situation (tables, turns, challenges, unread notifications)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import close_old_connections
+
+from accounts.models import Notification
+from games import selectors
+from games import services as games
+from games.models import Seat, Table
+from games.serializers import TableDetailOut
+from tournaments.models import Challenge
+
+
+def dumps(data: Any) -> str:
+    return json.dumps(data, cls=DjangoJSONEncoder, separators=(",", ":"), ensure_ascii=False)
+
+
+def _table(table_id: int, have: str | None) -> tuple[str, Any] | None:
+    close_old_connections()
+    version = selectors.table_version(table_id)
+    if version is None:
+        return None
+    if version[1]:
+        # A reader never sees a clock below zero without its timeout applied (as the API).
+        games.clock_timeout_apply(table_id=table_id)
+        version = selectors.table_version(table_id) or version
+    if version[0] == have:
+        return have, None
+    data = TableDetailOut(selectors.table_detail(table_id)).data
+    meta = {
+        "ply": data.get("ply"),
+        "status": data.get("status"),
+        "seats": len(data.get("seats") or []),
+        "to_move": data.get("to_move"),
+    }
+    return version[0], {"json": dumps(data), "meta": meta}
+
+
+async def table(table_id: int, have: str | None) -> tuple[str, Any] | None:
+    return await sync_to_async(_table, thread_sensitive=False)(table_id, have)
+
+
+def _player(player_id: int, user_id: int, have: str | None) -> tuple[str, Any] | None:
+    close_old_connections()
+    seats = Seat.objects.filter(
+        player_id=player_id, table__status__in=[Table.Status.OPEN, Table.Status.ACTIVE]
+    )
+    tables = {
+        t["table_id"]: {
+            "id": t["table_id"],
+            "game": t["table__game"],
+            "status": t["table__status"],
+            "ply": t["table__ply"],
+            "seat": t["number"],
+            "your_turn": t["table__status"] == Table.Status.ACTIVE and t["table__to_move"] == t["number"],
+        }
+        for t in seats.values(
+            "table_id", "number", "table__game", "table__status", "table__ply", "table__to_move"
+        )
+    }
+    challenges = [
+        {"id": c.pk, "ladder": c.ladder_id, "by": c.challenger.display_name, "expires_at": c.expires_at}
+        for c in Challenge.objects.filter(challenged_id=player_id, status=Challenge.Status.PENDING)
+        .select_related("challenger")
+        .order_by("pk")
+    ]
+    unread = Notification.objects.filter(user_id=user_id, read_at__isnull=True).count()
+    snapshot = {"tables": tables, "challenges": challenges, "unread": unread}
+    version = hashlib.blake2b(dumps(snapshot).encode(), digest_size=12).hexdigest()
+    if version == have:
+        return have, None
+    return version, snapshot
+
+
+async def player(player_id: int, user_id: int, have: str | None) -> tuple[str, Any] | None:
+    return await sync_to_async(_player, thread_sensitive=False)(player_id, user_id, have)

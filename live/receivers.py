@@ -1,0 +1,80 @@
+"""What each change publishes (after its commit): the table and the lobby for any table write,
+the player for a seat taken or left and for notifications, the event or ladder for club events."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models.signals import post_save
+from django.dispatch import receiver
+
+from accounts.models import Notification
+from games.events import game_finished, table_changed
+from games.results import GameResult
+from tournaments.events import challenge_changed, entered, event_changed, round_paired
+from tournaments.models import Challenge, QueueTable, Registration, Round, RoundTable
+
+from .publish import publish
+
+
+@receiver(table_changed)
+def on_table(*, table_id: int, players: tuple[int, ...] = (), **_: Any) -> None:
+    publish(f"table:{table_id}", "lobby", *(f"player:{p}" for p in players))
+
+
+@receiver(game_finished)
+def on_finished(*, result: GameResult, **_: Any) -> None:
+    topics = [f"player:{s.player_id}" for s in result.seats]
+    rt = (
+        RoundTable.objects.filter(table_id=result.table_id)
+        .values_list("round__tournament_id", flat=True)
+        .first()
+    )
+    if rt is not None:
+        topics.append(f"tournament:{rt}")
+    ladder = QueueTable.objects.filter(table_id=result.table_id).values_list("ladder_id", flat=True).first()
+    ladder = (
+        ladder
+        or Challenge.objects.filter(table_id=result.table_id).values_list("ladder_id", flat=True).first()
+    )
+    if ladder is not None:
+        topics.append(f"ladder:{ladder}")
+    publish(*topics)
+
+
+@receiver(challenge_changed)
+def on_challenge(*, challenge_id: int, **_: Any) -> None:
+    c = (
+        Challenge.objects.filter(pk=challenge_id)
+        .values("ladder_id", "challenger_id", "challenged_id")
+        .first()
+    )
+    if c is not None:
+        publish(f"ladder:{c['ladder_id']}", f"player:{c['challenger_id']}", f"player:{c['challenged_id']}")
+
+
+@receiver(round_paired)
+def on_round(*, round_id: int, **_: Any) -> None:
+    t = Round.objects.filter(pk=round_id).values_list("tournament_id", flat=True).first()
+    if t is not None:
+        publish(f"tournament:{t}", "lobby")
+
+
+@receiver(event_changed)
+def on_event(*, tournament_id: int, **_: Any) -> None:
+    publish(f"tournament:{tournament_id}", "lobby")
+
+
+@receiver(entered)
+def on_entered(*, registration_id: int, **_: Any) -> None:
+    reg = Registration.objects.filter(pk=registration_id).values("tournament_id", "player_id").first()
+    if reg is not None:
+        publish(f"tournament:{reg['tournament_id']}", f"player:{reg['player_id']}")
+
+
+@receiver(post_save, sender=Notification)
+def on_notification(*, instance: Notification, created: bool, **_: Any) -> None:
+    if created:
+        player = getattr(getattr(instance.user, "player", None), "pk", None)
+        if player is not None:
+            publish(f"player:{player}")
