@@ -1,5 +1,6 @@
 #!/bin/sh
-# web: migrate, then gunicorn; worker / beat: Celery; anything else runs as given.
+# web: migrate, then gunicorn; live: the ASGI server of the push streams (uvicorn);
+# worker / beat: Celery; anything else runs as given.
 set -e
 # Metrics shared between processes (common.metrics): PROMETHEUS_MULTIPROC_DIR names the volume
 # shared by web, worker and beat; each container writes to a sub-folder of its own (process ids
@@ -7,7 +8,7 @@ set -e
 # sub-folder empty (the files of its processes gone before are stale).
 if [ -n "${PROMETHEUS_MULTIPROC_DIR:-}" ]; then
   case "$1" in
-    web|worker|beat)
+    web|live|worker|beat)
       export PROMETHEUS_MULTIPROC_ROOT="${PROMETHEUS_MULTIPROC_ROOT:-$PROMETHEUS_MULTIPROC_DIR}"
       export PROMETHEUS_MULTIPROC_DIR="$PROMETHEUS_MULTIPROC_ROOT/$1-${HOSTNAME:-$(hostname)}"
       mkdir -p "$PROMETHEUS_MULTIPROC_DIR"
@@ -19,6 +20,10 @@ case "$1" in
   web)
     python manage.py migrate --no-input
     exec gunicorn -c config/gunicorn.py config.wsgi
+    ;;
+  live)
+    exec uvicorn config.asgi:application --host 0.0.0.0 --port 8001 --workers "${LIVE_WORKERS:-2}" \
+      --no-access-log --proxy-headers --forwarded-allow-ips "*"
     ;;
   worker)
     exec celery -A config worker --loglevel "${LOG_LEVEL:-info}" --concurrency "${WORKER_CONCURRENCY:-2}" \
