@@ -1,0 +1,1 @@
+"""Live push against a real ASGI server (uvicorn in a subprocess) on the PostgreSQL test database."""
