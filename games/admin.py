@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from common.errors import ServiceError
@@ -32,10 +33,27 @@ class PlayerForm(forms.ModelForm):  # type: ignore[type-arg]
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
     form = PlayerForm
-    list_display = ["display_name", "user", "is_bot", "is_guest", "created"]
+    list_display = ["display_name", "user", "is_bot", "bot_level", "is_guest", "created"]
     list_filter = ["is_bot", "is_guest"]
     search_fields = ["display_name", "user__username", "user__email"]
     raw_id_fields = ["user"]
+    actions = ["mark_outside_bot"]
+
+    @admin.action(description="Mark as outside bot account")
+    def mark_outside_bot(self, request: HttpRequest, queryset: QuerySet[Player]) -> None:
+        """An outside bot (``Player.is_outside_bot``) plays through the API with its own program
+        and unrated tables only; the service never moves for it. Guests and house bots stay as
+        they are. Staff may mark any other account (players upgrade only fresh ones themselves:
+        ``POST /api/v1/account/bot/``)."""
+        chosen = queryset.filter(is_guest=False).exclude(is_bot=True, bot_level__gt="")
+        marked = chosen.update(is_bot=True, bot_level="")
+        skipped = queryset.count() - marked
+        self.message_user(
+            request,
+            f"{marked} account(s) marked as outside bots"
+            + (f"; {skipped} left as they were (guests and house bots)" if skipped else ""),
+            messages.SUCCESS,
+        )
 
 
 class SeatInline(admin.TabularInline):

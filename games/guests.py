@@ -48,14 +48,30 @@ class EmailNotVerified(Forbidden):
     code = "email_not_verified"
 
 
+#: Outside bot accounts (``Player.is_outside_bot``) follow the house bots' rating policy
+#: (``games.services.tables.BOTS_UNRATED``): unrated tables only, so no events and no ladders.
+OUTSIDE_BOTS_UNRATED = "bot accounts play unrated tables only (as the house bots do): they cannot {what}"
+
+
 def require_verified_email(player: Player, what: str) -> None:
     """Refuse (403) rated play to an account without a verified e-mail address, when the site
-    asks for one (``RATED_NEEDS_VERIFIED_EMAIL``). Bots never need one."""
+    asks for one (``RATED_NEEDS_VERIFIED_EMAIL``). Bots never need one; outside bot accounts
+    play no rated game at all (nor events or ladders), guests neither."""
     forbid_guest(player, what)
+    if _outside_bot(player):
+        raise Forbidden(OUTSIDE_BOTS_UNRATED.format(what=what))
     if settings.RATED_NEEDS_VERIFIED_EMAIL and not player.is_bot and not player.email_verified:
         raise EmailNotVerified(
             f"to {what} on this site, verify your e-mail address first (settings: /accounts/settings/)"
         )
+
+
+def _outside_bot(player: Player) -> bool:
+    """Read from the row: the API's player may come from the token cache (``common.auth``, up to
+    ``TOKEN_CACHE_SECONDS`` old), from before the account became a bot."""
+    if player.is_bot:
+        return player.is_outside_bot
+    return Player.objects.filter(pk=player.pk, is_bot=True, bot_level="").exists()
 
 
 class GuestCreationThrottle(SimpleRateThrottle):

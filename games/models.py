@@ -41,6 +41,17 @@ class Player(models.Model):
     def __str__(self) -> str:
         return self.display_name
 
+    @property
+    def is_house_bot(self) -> bool:
+        """A bot the service plays itself (``games.housebots``): it has an engine level."""
+        return self.is_bot and bool(self.bot_level)
+
+    @property
+    def is_outside_bot(self) -> bool:
+        """A bot account played by a program of its own through the API (``live.bot_api``): no
+        engine level, so the service never moves for it. Plays unrated tables only."""
+        return self.is_bot and not self.bot_level
+
     def save(self, *args: Any, **kwargs: Any) -> None:
         self.name_key = name_key(self.display_name)
         fields = kwargs.get("update_fields")

@@ -214,6 +214,16 @@ def case_notifications_read(w: World, role: str) -> Case:
     )
 
 
+def case_account_bot(w: World, role: str) -> Case:
+    """The seated player has sat at a table: no longer a fresh account that may become a bot."""
+    _table(w, rated=False)
+    return (
+        "/api/v1/account/bot/",
+        {},
+        lambda: sorted(Player.objects.filter(is_bot=True).values_list("pk", "bot_level")),
+    )
+
+
 def case_table_create(w: World, role: str) -> Case:
     return "/api/v1/tables/", {"game": "shacru", "players": 2, "rated": False}, Table.objects.count
 
@@ -351,6 +361,7 @@ OPERATIONS: list[tuple[str, str, Callable[[World, str], Case]]] = [
     ("POST /api/v1/auth/register/", "", case_register),
     ("POST /api/v1/auth/token/", "", case_token),
     ("POST /api/v1/notifications/read/", "", case_notifications_read),
+    ("POST /api/v1/account/bot/", "", case_account_bot),
     ("POST /api/v1/tables/", "", case_table_create),
     ("POST /api/v1/tables/import/", "", case_table_import),
     ("POST /api/v1/tables/{table_id}/invite-bot/", "", case_invite_bot),
@@ -425,6 +436,9 @@ MATRIX: dict[str, dict[str, int]] = {
     "POST /api/v1/auth/token/": _row(200, 200, 200, 200, 200, 200, 200),
     # one's own notifications only (accounts.apis): nobody else's change
     "POST /api/v1/notifications/read/": _row(401, 200, 200, 200, 200, 200, 200),
+    # a fresh account becomes an outside bot (live.bot_api); one that has played (seated),
+    # organisers and staff are refused with the reason (409); a guest needs an account first
+    "POST /api/v1/account/bot/": _row(401, 403, 200, 409, 409, 409, 409),
     # any account, guests included (casual tables)
     "POST /api/v1/tables/": _row(401, 201, 201, 201, 201, 201, 201),
     "POST /api/v1/tables/import/": _row(401, 403, 403, 403, 403, 403, 201),

@@ -42,8 +42,10 @@ def display_name_check(display_name: str, *, player: Player | None = None) -> st
         name = names.clean_name(display_name)
     except names.InvalidName as exc:
         raise _name_error(str(exc)) from None
+    # The house bots' names are theirs alone: an outside bot account (no engine level) is
+    # named as a person is, so it cannot pass for a house bot.
     why = names.reserved(
-        name, is_bot=bool(player and player.is_bot), is_guest=bool(player and player.is_guest)
+        name, is_bot=bool(player and player.is_house_bot), is_guest=bool(player and player.is_guest)
     )
     if why:
         raise _name_error(why)

@@ -152,8 +152,10 @@ def _start(table: Table) -> None:
     table.position = state.to_dict()
     table.ply = state.ply
     table.to_move = state.to_move
+    # House bots only: an outside bot account (no engine level) plays through the API itself.
     table.bot_seats = list(
         Seat.objects.filter(table=table, player__is_bot=True)
+        .exclude(player__bot_level="")
         .order_by("number")
         .values_list("number", flat=True)
     )
