@@ -22,6 +22,7 @@ from typing import Any
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
+from django.db import connections
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 
 from common.auth import PlayerTokenAuthentication
@@ -58,7 +59,23 @@ def _error(status: int, code: str, detail: str) -> JsonResponse:
 
 
 async def _exists(table_id: int) -> bool:
-    return await Table.objects.filter(pk=table_id).aexists()
+    # In the shared pool's threads (as the hub's reads), not in this request's own thread: a
+    # connection opened there would stay open as long as the stream (see _release).
+    return await sync_to_async(Table.objects.filter(pk=table_id).exists, thread_sensitive=False)()
+
+
+def _close_request_connections() -> None:
+    for conn in connections.all(initialized_only=True):
+        if not conn.in_atomic_block:
+            conn.close()
+
+
+async def _release() -> None:
+    """Close the database connections of this request's own thread (the one Django's ASGI handler
+    gives each request for its sync middleware and ``sync_to_async`` calls). Django closes them
+    only when the response ends, so without this every open stream would hold a PostgreSQL
+    connection of its own (max_connections is soon reached); the streams read through the hub."""
+    await sync_to_async(_close_request_connections)()
 
 
 async def table_events(request: HttpRequest, table_id: int) -> HttpResponse:
@@ -69,6 +86,7 @@ async def table_events(request: HttpRequest, table_id: int) -> HttpResponse:
 
     async def body() -> AsyncIterator[str]:
         try:
+            await _release()
             yield f"retry: {settings.LIVE_RETRY_MS}\n\n"
             sent = last
             while True:
@@ -106,6 +124,7 @@ async def table_stream(request: HttpRequest, table_id: int) -> HttpResponse:
 
     async def body() -> AsyncIterator[str]:
         try:
+            await _release()
             before: dict[str, Any] | None = None
             sent: str | None = None
             while True:
@@ -181,6 +200,7 @@ async def player_stream(request: HttpRequest) -> HttpResponse:
 
     async def body() -> AsyncIterator[str]:
         try:
+            await _release()
             before: dict[str, Any] | None = None
             sent: str | None = None
             while True:
@@ -224,6 +244,7 @@ async def topic_events(request: HttpRequest) -> HttpResponse:
 
     async def body() -> AsyncIterator[str]:
         try:
+            await _release()
             yield f"retry: {settings.LIVE_RETRY_MS}\n\n"
             while True:
                 events = await watcher.next(settings.LIVE_KEEPALIVE_SECONDS)
