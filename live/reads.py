@@ -10,13 +10,14 @@ from typing import Any
 from asgiref.sync import sync_to_async
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import close_old_connections
+from django.db.models import Count, F, Max, Sum
 
 from accounts.models import Notification
 from games import selectors
 from games import services as games
-from games.models import Seat, Table
+from games.models import Player, Seat, Table
 from games.serializers import TableDetailOut
-from tournaments.models import Challenge
+from tournaments.models import Challenge, LadderMember, QueueEntry, Registration, Tournament
 
 
 def dumps(data: Any) -> str:
@@ -82,3 +83,43 @@ def _player(player_id: int, user_id: int, have: str | None) -> tuple[str, Any] |
 
 async def player(player_id: int, user_id: int, have: str | None) -> tuple[str, Any] | None:
     return await sync_to_async(_player, thread_sensitive=False)(player_id, user_id, have)
+
+
+def valid_topic(topic: str) -> bool:
+    kind, _, ref = topic.partition(":")
+    return (kind == "lobby" and not ref) or (kind in ("player", "tournament", "ladder") and ref.isdigit())
+
+
+def _topic_version(topic: str) -> str:
+    """A tag that changes when what the topic's pages show changes (without Redis, read
+    every ``LIVE_POLL_SECONDS`` by the hub: one query or two per topic)."""
+    close_old_connections()
+    kind, _, ref = topic.partition(":")
+    if kind == "lobby":
+        return selectors.lobby_version(None)
+    n = int(ref)
+    if kind == "player":
+        user_id = Player.objects.filter(pk=n).values_list("user_id", flat=True).first()
+        found = _player(n, user_id or 0, None) if user_id else None
+        return found[0] if found else "gone"
+    if kind == "tournament":
+        t = Tournament.objects.filter(pk=n).values("status", "current_round", "paused").first()
+        play = Table.objects.filter(round_table__round__tournament_id=n).aggregate(
+            n=Count("id"), actions=Sum("actions"), ended=Max("finished_at")
+        )
+        regs = Registration.objects.filter(tournament_id=n).aggregate(
+            n=Count("id"), latest=Max("registered_at")
+        )
+        return dumps([t, play, regs])
+    ladder = Challenge.objects.filter(ladder_id=n).aggregate(
+        n=Count("id"), newest=Max("id"), answered=Max("answered_at")
+    )
+    members = LadderMember.objects.filter(ladder_id=n).aggregate(
+        n=Count("id"), order=Sum(F("position") * F("player_id"))
+    )
+    queue = QueueEntry.objects.filter(ladder_id=n).aggregate(n=Count("id"), newest=Max("id"))
+    return dumps([ladder, members, queue])
+
+
+async def topic_version(topic: str) -> str:
+    return await sync_to_async(_topic_version, thread_sensitive=False)(topic)

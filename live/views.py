@@ -43,8 +43,9 @@ def push_enabled(request: HttpRequest) -> bool:
 
 
 def topics_enabled(request: HttpRequest) -> bool:
-    """Fragments are pushed only through Redis (without it they are polled)."""
-    return bool(settings.REDIS_URL) and push_enabled(request)
+    """Whether pages made of fragments subscribe to their topics (as the game page: whenever
+    this server offers push)."""
+    return push_enabled(request)
 
 
 def _stream(body: AsyncIterator[str], content_type: str) -> StreamingHttpResponse:
@@ -222,23 +223,26 @@ async def player_stream(request: HttpRequest) -> HttpResponse:
 
 
 async def topic_events(request: HttpRequest) -> HttpResponse:
-    """``changed`` events for the page's topics (only with Redis: without it, 204 tells the
-    page to keep polling its fragments)."""
-    if not settings.REDIS_URL:
-        return HttpResponse(status=204)
+    """``changed`` events for the page's topics. With Redis a topic's version is the count of
+    its change messages (no query); without it the hub reads each topic's version (one query per
+    topic and process, every ``LIVE_POLL_SECONDS``)."""
     topics = [t for t in request.GET.getlist("t")[:8] if t.split(":", 1)[0] in TOPIC_KINDS]
-    if not topics:
-        return _error(400, "invalid", "t: name one or more topics (lobby, tournament:<id>, ladder:<id>)")
+    if not topics or not all(reads.valid_topic(t) for t in topics):
+        return _error(
+            400, "invalid", "t: name one or more topics (lobby, player:<id>, tournament:<id>, ladder:<id>)"
+        )
     the_hub = hub()
     watcher = None
     joined = []
     for topic in topics:
 
-        async def count(have: str | None, topic: str = topic) -> tuple[str, Any]:
-            channel = the_hub.channels.get(topic)
-            return f"{topic}#{channel.bumps if channel else 0}", topic
+        async def version(have: str | None, topic: str = topic) -> tuple[str, Any]:
+            if settings.REDIS_URL:
+                channel = the_hub.channels.get(topic)
+                return f"{topic}#{channel.bumps if channel else 0}", topic
+            return await reads.topic_version(topic), topic
 
-        channel, watcher = await the_hub.watch(topic, count, watcher)
+        channel, watcher = await the_hub.watch(topic, version, watcher)
         joined.append(channel)
     assert watcher is not None
 
@@ -246,11 +250,16 @@ async def topic_events(request: HttpRequest) -> HttpResponse:
         try:
             await _release()
             yield f"retry: {settings.LIVE_RETRY_MS}\n\n"
+            seen: dict[str, str] = {}  # the version each topic had when this stream began
             while True:
                 events = await watcher.next(settings.LIVE_KEEPALIVE_SECONDS)
-                changed = sorted({topic for version, topic in events if not version.endswith("#0")})
+                changed = set()
+                for version, topic in events:
+                    if seen.setdefault(topic, version) != version:
+                        seen[topic] = version
+                        changed.add(topic)
                 if changed:
-                    yield f"event: changed\ndata: {json.dumps(changed)}\n\n"
+                    yield f"event: changed\ndata: {json.dumps(sorted(changed))}\n\n"
                 elif not events:
                     yield ": keep-alive\n\n"
         finally:

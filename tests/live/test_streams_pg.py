@@ -314,3 +314,27 @@ def test_a_move_made_elsewhere_reaches_the_stream_through_redis(
         assert took < 5, f"the move took {took:.2f} s to reach the stream: not through Redis?"
     finally:
         s.close()
+
+
+# ---------------------------------------------------------------- page topics
+
+
+def test_page_topics_say_which_fragment_changed(
+    uvicorn_server: Uvicorn, settings: Any, alice: Actor, bob: Actor
+) -> None:
+    """The lobby and ladder pages subscribe to their topics; a new table changes the lobby, a
+    challenge changes the ladder (and only the topics that changed are named)."""
+    settings.REDIS_URL = REDIS
+    ladder = ladder_for(alice, bob)
+    s = uvicorn_server.stream(f"/live/topics/?t=lobby&t=ladder:{ladder.pk}")
+    try:
+        status, _ = uvicorn_server.post("/api/v1/tables/", {"game": "pacru", "players": 2}, token=alice.token)
+        assert status == 201
+        assert json.loads(s.event()["data"]) == ["lobby"]
+        top, below = (alice, bob) if ladder.members.get(player=alice.player).position == 1 else (bob, alice)
+        ladders.challenge_create(ladder=ladder, challenger=below.player, challenged=top.player)
+        assert json.loads(s.event()["data"]) == [f"ladder:{ladder.pk}"]
+    finally:
+        s.close()
+    status, body = uvicorn_server.get("/live/topics/?t=nothing:1")
+    assert status == 400 and body["code"] == "invalid"

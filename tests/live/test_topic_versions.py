@@ -1,0 +1,69 @@
+"""Without Redis, the hub reads a topic's version to learn that its pages changed: each must
+change when what its pages show changes, and stay put otherwise."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from games import services as games
+from live.reads import _topic_version, valid_topic
+from tests.games.conftest import Actor, as_organiser, started_table
+from tournaments import ladders
+from tournaments import services as clubs
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_lobby_version_follows_tables(alice: Actor, bob: Actor) -> None:
+    before = _topic_version("lobby")
+    assert _topic_version("lobby") == before
+    table = games.table_create(creator=alice.player, game="pacru", players=2)
+    opened = _topic_version("lobby")
+    assert opened != before
+    games.seat_join(table_id=table.pk, player=bob.player)
+    assert _topic_version("lobby") != opened
+
+
+def test_the_player_version_follows_their_tables_and_challenges(alice: Actor, bob: Actor) -> None:
+    topic = f"player:{alice.player.pk}"
+    before = _topic_version(topic)
+    started_table([alice, bob])
+    assert _topic_version(topic) != before
+    assert _topic_version("player:999999") == "gone"
+
+
+def test_event_and_ladder_versions(alice: Actor, bob: Actor) -> None:
+    org = as_organiser(alice.player)
+    league = clubs.league_create(organiser=org, name="Club")
+    t = clubs.tournament_create(organiser=org, league=league, name="Open", game="pacru", seats=2, rounds=1)
+    event = f"tournament:{t.pk}"
+    before = _topic_version(event)
+    clubs.register(tournament_id=t.pk, player=bob.player)
+    assert _topic_version(event) != before
+    ladder = ladders.ladder_create(organiser=org, league=league, game="pacru", kind="position")
+    for p in (alice, bob):
+        ladders.ladder_join(ladder=ladder, player=p.player)
+    topic = f"ladder:{ladder.pk}"
+    joined = _topic_version(topic)
+    first = ladder.members.order_by("position").first()
+    assert first is not None
+    top, below = (alice, bob) if first.player_id == alice.player.pk else (bob, alice)
+    ladders.challenge_create(ladder=ladder, challenger=below.player, challenged=top.player)
+    assert _topic_version(topic) != joined
+
+
+@pytest.mark.parametrize(
+    "topic,ok",
+    [
+        ("lobby", True),
+        ("lobby:1", False),
+        ("player:3", True),
+        ("ladder:x", False),
+        ("table:1", False),
+        ("", False),
+    ],
+)
+def test_only_known_topics_are_valid(topic: str, ok: bool, **_: Any) -> None:
+    assert valid_topic(topic) is ok
