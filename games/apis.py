@@ -197,7 +197,16 @@ class TableInviteBotApi(APIView):
     def post(self, request: Request, table_id: int) -> Response:
         data = InviteBotIn(data=request.data)
         data.is_valid(raise_exception=True)
-        services.bot_invite(table_id=table_id, player=request_player(request), **data.validated_data)
+        fields = dict(data.validated_data)
+        if "player" in fields:
+            services.bot_invite_account(
+                table_id=table_id,
+                player=request_player(request),
+                bot_id=fields["player"],
+                seat=fields.get("seat"),
+            )
+        else:
+            services.bot_invite(table_id=table_id, player=request_player(request), **fields)
         return Response(TableDetailOut(selectors.table_detail(table_id)).data)
 
 

@@ -74,8 +74,23 @@ class MoveIn(serializers.Serializer):
 
 class InviteBotIn(serializers.Serializer):
     level = serializers.ChoiceField(
-        choices=[("random", "random"), ("greedy", "greedy"), ("search", "search")]
+        choices=[("random", "random"), ("greedy", "greedy"), ("search", "search")],
+        required=False,
+        help_text="a house bot of this level",
     )
+    player = serializers.IntegerField(
+        min_value=1,
+        required=False,
+        help_text="or an outside bot account (its program plays through the API): its player id",
+    )
+
+    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
+        if ("level" in data) == ("player" in data):
+            raise serializers.ValidationError(
+                "give either level (a house bot) or player (an outside bot account)"
+            )
+        return data
+
     seat = serializers.IntegerField(min_value=1, max_value=4, required=False, allow_null=True)
 
 

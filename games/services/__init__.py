@@ -19,7 +19,7 @@ from .moves import MoveOutcome, move_submit, normalize
 from .players import display_name_check, guest_create, player_register, player_rename
 from .records import record_text, table_import_record
 from .rematch import table_rematch
-from .tables import bot_invite, game_resign, seat_join, seat_leave, table_create
+from .tables import bot_invite, bot_invite_account, game_resign, seat_join, seat_leave, table_create
 from .timeouts import apply_due_timeouts, clock_timeout_apply, sweep_overdue
 from .transitions import grace
 
@@ -27,6 +27,7 @@ __all__ = [
     "MoveOutcome",
     "apply_due_timeouts",
     "bot_invite",
+    "bot_invite_account",
     "clock_timeout_apply",
     "current_state",
     "display_name_check",

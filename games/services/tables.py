@@ -139,6 +139,25 @@ def bot_invite(*, table_id: int, player: Player, level: str, seat: int | None = 
     return seat_join(table_id=table.pk, player=bot, seat=seat)
 
 
+@transaction.atomic
+def bot_invite_account(*, table_id: int, player: Player, bot_id: int, seat: int | None = None) -> Table:
+    """Challenge an outside bot account to an open, unrated table: the bot is seated at once (it
+    learns of the game from its event stream, and may leave before the start to decline). The
+    same people as for house bots may invite."""
+    table = locked_table(table_id)
+    if table.status != Table.Status.OPEN:
+        raise TableNotActive(f"table {table_id} is {table.status}: bots can be invited only before it starts")
+    seated = Seat.objects.filter(table=table, player=player).exists()
+    if not (seated or table.created_by_id == player.pk or player.user.is_staff):
+        raise Forbidden(f"only the players at table {table_id} or its creator can invite a bot")
+    if table.rated:
+        raise Conflict(BOTS_UNRATED)
+    bot = Player.objects.filter(pk=bot_id).first()
+    if bot is None or not bot.is_outside_bot:
+        raise InvalidInput(f"player {bot_id} is not an outside bot account")
+    return seat_join(table_id=table.pk, player=bot, seat=seat)
+
+
 def _key_of(mapping: dict[int, int], value: int) -> int | None:
     return next((k for k, v in mapping.items() if v == value), None)
 

@@ -216,3 +216,32 @@ def test_the_example_bots_moves_are_legal_in_every_game(
                 seen.add("choices")
     expected = {"move", "choices", "reorient"} if game == "pacru" else {"move"}
     assert expected <= seen
+
+
+def test_a_player_challenges_an_outside_bot_to_a_table(alice: Actor, bob: Actor, carol: Actor) -> None:
+    """Inviting an outside bot by its player id seats it at once; the table starts when full and
+    the bot's program plays it (the service does not)."""
+    assert bob.post(URL).status_code == 200
+    table = alice.post("/api/v1/tables/", {"game": "pacru", "players": 2, "rated": False}).json()
+    r = alice.post(f"/api/v1/tables/{table['id']}/invite-bot/", {"player": bob.player.pk})
+    assert r.status_code == 200, r.content
+    started = Table.objects.get(pk=table["id"])
+    assert started.status == Table.Status.ACTIVE and started.bot_seats == []
+    # Only a bot account, only unrated tables, only by the table's people, and one kind at a time.
+    other = alice.post("/api/v1/tables/", {"game": "pacru", "players": 2, "rated": False}).json()
+    assert (
+        alice.post(f"/api/v1/tables/{other['id']}/invite-bot/", {"player": carol.player.pk}).status_code
+        == 400
+    )
+    assert (
+        carol.post(f"/api/v1/tables/{other['id']}/invite-bot/", {"player": bob.player.pk}).status_code == 403
+    )
+    both = alice.post(
+        f"/api/v1/tables/{other['id']}/invite-bot/", {"player": bob.player.pk, "level": "random"}
+    )
+    assert both.status_code == 400
+    rated = alice.post("/api/v1/tables/", {"game": "pacru", "players": 2, "rated": True}).json()
+    assert (
+        alice.post(f"/api/v1/tables/{rated['id']}/invite-bot/", {"player": bob.player.pk}).status_code == 409
+    )
+    assert Table.objects.get(pk=other["id"]).seats.count() == 1
