@@ -120,10 +120,9 @@ BOTS_UNRATED = (
 )
 
 
-@transaction.atomic
-def bot_invite(*, table_id: int, player: Player, level: str, seat: int | None = None) -> Table:
-    """Seat a house bot of ``level`` at an open table; only someone seated there, the table's
-    creator or staff may invite. The table starts if this fills it."""
+def _table_for_a_bot(table_id: int, player: Player) -> Table:
+    """Lock the table a bot is invited to: open, unrated, and ``player`` may invite (seated
+    there, its creator, or staff)."""
     table = locked_table(table_id)
     if table.status != Table.Status.OPEN:
         raise TableNotActive(f"table {table_id} is {table.status}: bots can be invited only before it starts")
@@ -132,6 +131,14 @@ def bot_invite(*, table_id: int, player: Player, level: str, seat: int | None = 
         raise Forbidden(f"only the players at table {table_id} or its creator can invite a bot")
     if table.rated:
         raise Conflict(BOTS_UNRATED)
+    return table
+
+
+@transaction.atomic
+def bot_invite(*, table_id: int, player: Player, level: str, seat: int | None = None) -> Table:
+    """Seat a house bot of ``level`` at an open table; only someone seated there, the table's
+    creator or staff may invite. The table starts if this fills it."""
+    table = _table_for_a_bot(table_id, player)
     try:
         bot = house_bot(level, not_at_table=table.pk)
     except ValueError as exc:
@@ -144,14 +151,7 @@ def bot_invite_account(*, table_id: int, player: Player, bot_id: int, seat: int 
     """Challenge an outside bot account to an open, unrated table: the bot is seated at once (it
     learns of the game from its event stream, and may leave before the start to decline). The
     same people as for house bots may invite."""
-    table = locked_table(table_id)
-    if table.status != Table.Status.OPEN:
-        raise TableNotActive(f"table {table_id} is {table.status}: bots can be invited only before it starts")
-    seated = Seat.objects.filter(table=table, player=player).exists()
-    if not (seated or table.created_by_id == player.pk or player.user.is_staff):
-        raise Forbidden(f"only the players at table {table_id} or its creator can invite a bot")
-    if table.rated:
-        raise Conflict(BOTS_UNRATED)
+    table = _table_for_a_bot(table_id, player)
     bot = Player.objects.filter(pk=bot_id).first()
     if bot is None or not bot.is_outside_bot:
         raise InvalidInput(f"player {bot_id} is not an outside bot account")
