@@ -13,7 +13,8 @@ from tests.games.conftest import Actor, as_organiser, started_table
 from tournaments import ladders
 from tournaments import services as clubs
 
-pytestmark = pytest.mark.django_db
+# The reads close stale connections (as the hub's threads must): the tests commit, like the hub sees.
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_the_lobby_version_follows_tables(alice: Actor, bob: Actor) -> None:
