@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from games.wording import names_list, ordinal
+
 from .models import EmailMode
 
 
@@ -37,17 +39,8 @@ KINDS: dict[str, Kind] = {
 EMAIL_MODES = [m.value for m in EmailMode]
 
 
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
-
-
 def _names(names: list[str]) -> str:
-    if not names:
-        return "nobody"
-    if len(names) == 1:
-        return names[0]
-    return ", ".join(names[:-1]) + " and " + names[-1]
+    return names_list(names) or "nobody"
 
 
 def _left(seconds: float) -> str:
@@ -86,7 +79,7 @@ def title(kind: str, p: dict[str, Any]) -> str:
         if p["state"] == "started":
             return f"{p['event']} has started"
         if p.get("place"):
-            return f"{p['event']} has finished: you placed {_ordinal(p['place'])} of {p['of']}"
+            return f"{p['event']} has finished: you placed {ordinal(p['place'])} of {p['of']}"
         return f"{p['event']} has finished"
     if kind == "entered":
         return f"{p['by']} entered you into {p['event']}"

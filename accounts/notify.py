@@ -65,12 +65,17 @@ def set_email_mode(user_id: int, kind: str, mode: str) -> None:
     NotificationSetting.objects.update_or_create(user_id=user_id, kind=kind, defaults={"email": mode})
 
 
-def verified_address(user: Any) -> str:
-    """The address mail may go to: the user's, once verified and while the account is active."""
-    if not user.is_active or not user.email:
+def verified_address(user: Any, account: Account | None) -> str:
+    """The address mail may go to: the user's, once verified and while the account is active
+    (``account``: the user's, or None when it has none)."""
+    if not user.is_active or not user.email or account is None or not account.email_verified_at:
         return ""
-    account = Account.objects.filter(user=user).only("email_verified_at").first()
-    return user.email if account is not None and account.email_verified_at else ""
+    return str(user.email)
+
+
+def account_of_user(user: Any) -> Account | None:
+    """The user's account row, read along with the user (``select_related("account")``) or now."""
+    return getattr(user, "account", None)  # absent: a reverse one-to-one error, an AttributeError
 
 
 def user_zone(user_id: int) -> ZoneInfo:
@@ -105,10 +110,10 @@ def notify(
     user = User.objects.select_related("account").filter(pk=user_id, is_active=True).first()
     if user is None:
         return None
-    account: Account | None = getattr(user, "account", None)  # absent: a reverse one-to-one error
+    account = account_of_user(user)
     chosen = NotificationSetting.objects.filter(user=user, kind=kind).values_list("email", flat=True).first()
     mode = chosen or (kinds.KINDS[kind].email if kind in kinds.KINDS else EmailMode.OFF)
-    address = user.email if user.email and account is not None and account.email_verified_at else ""
+    address = verified_address(user, account)
     n = Notification(user=user, kind=kind, key=key, params=params, url=url)
     if mode != EmailMode.OFF and address:
         if mode == EmailMode.IMMEDIATE:
@@ -213,8 +218,8 @@ def send_digests(now: datetime | None = None, limit: int = 500) -> int:
             if not due:
                 continue
             Notification.objects.filter(pk__in=[n.pk for n in due]).update(mail=Notification.Mail.HANDED)
-            user = User.objects.get(pk=user_id)
-            address = verified_address(user)
+            user = User.objects.select_related("account").get(pk=user_id)
+            address = verified_address(user, account_of_user(user))
             if not address:
                 continue
             subject, text, html = render_digest(user_id, due)

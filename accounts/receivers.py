@@ -25,7 +25,7 @@ from tournaments.selectors import final_places
 
 from . import sessions
 from .models import Notification
-from .notify import account_zone, notify, user_zone
+from .notify import account_of_user, account_zone, notify, user_zone
 
 
 def game_name(game: str) -> str:
@@ -59,7 +59,7 @@ def turn_notice(table: Table, seat_number: int, *, idle: bool = False) -> None:
         "idle": idle,
     }
     if table.deadline is not None:
-        account = getattr(mine.player.user, "account", None)
+        account = account_of_user(mine.player.user)
         zone = account_zone(account)
         params["deadline"] = f"{table.deadline.astimezone(zone):%a %d %b %H:%M} ({zone.key})"
     # An earlier "your turn" at this table is over: the newest one stands for it.

@@ -12,7 +12,7 @@ import secrets
 import zipfile
 from datetime import timedelta
 from typing import Any
-from zoneinfo import ZoneInfo, available_timezones
+from zoneinfo import available_timezones
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -34,7 +34,7 @@ from tournaments.models import Challenge, LadderMember, QueueEntry, Registration
 
 from . import outbox, sessions
 from .models import Account, Notification, NotificationSetting, OutgoingMail
-from .notify import site_url
+from .notify import site_url, verified_address
 
 VERIFY_SALT = "accounts.verify-email"
 #: A verification link works this long.
@@ -49,7 +49,7 @@ def account_of(user: Any) -> Account:
 
 
 def is_verified(user: Any) -> bool:
-    return bool(user.email) and Account.objects.filter(user=user, email_verified_at__isnull=False).exists()
+    return bool(verified_address(user, Account.objects.filter(user=user).first()))
 
 
 def clean_email(email: str, user: Any | None = None) -> str:
@@ -172,16 +172,6 @@ def set_preferences(user: Any, *, language: str, time_zone: str) -> Account:
     account.time_zone = time_zone
     account.save(update_fields=["language", "time_zone"])
     return account
-
-
-def zone_of(user: Any) -> ZoneInfo | None:
-    name = Account.objects.filter(user=user).values_list("time_zone", flat=True).first()
-    if not name:
-        return None
-    try:
-        return ZoneInfo(name)
-    except (ValueError, KeyError):
-        return None
 
 
 # ---------------------------------------------------------------------------------------------

@@ -15,8 +15,6 @@ from .models import Player
 from .results import Ending, GameResult
 from .selectors import game_results
 
-ORDINALS = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
-
 #: How one seat's game ended, after the player's name ("" when it played to the end).
 SEAT_ENDINGS = {
     Ending.FINISHED: "",
@@ -41,8 +39,17 @@ TABLE_ENDINGS = {
 }
 
 
-def ordinal(place: int) -> str:
-    return ORDINALS.get(place, f"{place}th")
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th, … 11th, 12th, 13th, … 21st, 22nd."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def names_list(names: list[str]) -> str:
+    """ "Bob", "Bob and Carol", "Bob, Carol and Dave"."""
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
 
 
 @dataclass(frozen=True)

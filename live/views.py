@@ -16,7 +16,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -29,7 +29,7 @@ from common.auth import PlayerTokenAuthentication
 from games.models import Player, Table
 
 from . import reads
-from .hub import hub
+from .hub import Channel, Watcher, hub
 
 TOPIC_KINDS = ("lobby", "tournament", "ladder", "player")
 
@@ -123,26 +123,36 @@ async def table_stream(request: HttpRequest, table_id: int) -> HttpResponse:
         return _error(404, "not_found", f"there is no table {table_id}")
     channel, watcher = await hub().watch(f"table:{table_id}", lambda have: reads.table(table_id, have))
 
-    async def body() -> AsyncIterator[str]:
-        try:
-            await _release()
-            before: dict[str, Any] | None = None
-            sent: str | None = None
-            while True:
-                events = await watcher.next(settings.LIVE_KEEPALIVE_SECONDS)
-                if not events:
-                    yield '{"type":"ping"}\n'
-                    continue
-                for version, payload in events:
-                    if version == sent or payload is None:
-                        continue
-                    kind = _kind(before, payload["meta"])
-                    before, sent = payload["meta"], version
-                    yield f'{{"type":"{kind}","id":"{version}","table":{payload["json"]}}}\n'
-        finally:
-            hub().leave(channel, watcher)
+    def lines(before: Any, version: str, payload: Any) -> tuple[list[str], Any]:
+        kind = _kind(before, payload["meta"])
+        return [f'{{"type":"{kind}","id":"{version}","table":{payload["json"]}}}\n'], payload["meta"]
 
-    return _stream(body(), "application/x-ndjson")
+    return _stream(_ndjson(channel, watcher, lines), "application/x-ndjson")
+
+
+async def _ndjson(
+    channel: Channel, watcher: Watcher, lines: Callable[[Any, str, Any], tuple[list[str], Any]]
+) -> AsyncIterator[str]:
+    """An ndjson stream of a channel: ``lines(before, version, payload)`` turns each new state
+    into lines (and what the next call compares with); a ping when nothing happens."""
+    try:
+        await _release()
+        before: Any = None
+        sent: str | None = None
+        while True:
+            events = await watcher.next(settings.LIVE_KEEPALIVE_SECONDS)
+            if not events:
+                yield '{"type":"ping"}\n'
+                continue
+            for version, payload in events:
+                if version == sent or payload is None:
+                    continue
+                out, before = lines(before, version, payload)
+                sent = version
+                for line in out:
+                    yield line
+    finally:
+        hub().leave(channel, watcher)
 
 
 async def _player(request: HttpRequest) -> Player | None:
@@ -199,27 +209,11 @@ async def player_stream(request: HttpRequest) -> HttpResponse:
     the_hub = hub()
     channel, watcher = await the_hub.watch(f"player:{pid}", lambda have: reads.player(pid, uid, have))
 
-    async def body() -> AsyncIterator[str]:
-        try:
-            await _release()
-            before: dict[str, Any] | None = None
-            sent: str | None = None
-            while True:
-                events = await watcher.next(settings.LIVE_KEEPALIVE_SECONDS)
-                if not events:
-                    yield '{"type":"ping"}\n'
-                    continue
-                for version, snapshot in events:
-                    if version == sent or snapshot is None:
-                        continue
-                    the_hub.follow(channel, {f"table:{t}" for t in snapshot["tables"]})
-                    for event in _player_events(before, snapshot):
-                        yield reads.dumps(event) + "\n"
-                    before, sent = snapshot, version
-        finally:
-            the_hub.leave(channel, watcher)
+    def lines(before: Any, version: str, snapshot: Any) -> tuple[list[str], Any]:
+        the_hub.follow(channel, {f"table:{t}" for t in snapshot["tables"]})
+        return [reads.dumps(event) + "\n" for event in _player_events(before, snapshot)], snapshot
 
-    return _stream(body(), "application/x-ndjson")
+    return _stream(_ndjson(channel, watcher, lines), "application/x-ndjson")
 
 
 async def topic_events(request: HttpRequest) -> HttpResponse:

@@ -19,7 +19,7 @@ from django.utils import timezone
 from games import selectors as game_reads
 from games.models import Player, Seat, Table
 from games.results import Ending
-from games.wording import SEAT_ENDINGS, TABLE_ENDINGS, ResultText, describe_tables
+from games.wording import SEAT_ENDINGS, TABLE_ENDINGS, ResultText, describe_tables, names_list, ordinal
 from ratings.display import text as rating_text
 from ratings.models import Rating
 from tournaments import selectors as event_reads
@@ -32,19 +32,6 @@ FINISHED_EVENTS = 3
 CHALLENGES = 20
 #: Ladder placings are read for this many ladders (a rating ladder's place needs its members' ratings).
 LADDERS = 10
-
-
-def names_list(names: list[str]) -> str:
-    """ "Bob", "Bob and Carol", "Bob, Carol and Dave"."""
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
-
-
-def ordinal(n: int) -> str:
-    """1st, 2nd, 3rd, 4th, … 11th, 12th, 13th, … 21st, 22nd."""
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
 
 
 def time_left_text(seconds: float) -> str:

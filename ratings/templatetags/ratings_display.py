@@ -10,6 +10,7 @@ from typing import Any
 
 from django import template
 
+from games import wording
 from ratings import display
 
 register = template.Library()
@@ -52,8 +53,4 @@ def provisional(r: Any) -> bool:
 @register.filter
 def ordinal(n: int | None) -> str:
     """1 → "1st", 2 → "2nd", 11 → "11th"."""
-    if n is None:
-        return ""
-    n = int(n)
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+    return "" if n is None else wording.ordinal(int(n))

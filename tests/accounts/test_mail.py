@@ -19,10 +19,9 @@ from accounts.models import Account, Notification, OutgoingMail
 from accounts.notify import send_digests, set_email_mode
 from games import services as games
 from games.models import Table
-from tests.games.conftest import Actor, play_random, started_table
+from tests.games.conftest import Actor, ladder_for, play_random, started_table
 from tournaments import ladders
-from tournaments import services as clubs
-from tournaments.models import Challenge, Ladder
+from tournaments.models import Challenge
 
 from .conftest import verified
 from .smtp import SmtpServer, link_in, text_of
@@ -166,19 +165,6 @@ def test_a_live_game_sends_no_turn_mail_until_the_player_has_been_idle(
     deliver()
     [mail] = smtp.to("bob@example.org")
     assert "Your turn" in str(mail["Subject"])
-
-
-def ladder_for(*actors: Actor) -> Ladder:
-    org = actors[0].player
-    from tests.games.conftest import as_organiser
-
-    league = clubs.league_create(organiser=as_organiser(org), name="Correspondence Club")
-    ladder = ladders.ladder_create(
-        organiser=org, league=league, name="Club ladder", game="pacru", kind="position"
-    )
-    for a in actors:
-        ladders.ladder_join(ladder=ladder, player=a.player)
-    return ladder
 
 
 def test_a_challenge_makes_one_mail_and_one_inbox_entry(

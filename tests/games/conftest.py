@@ -93,3 +93,18 @@ def as_organiser(player: Any) -> Any:
 
     OrganiserRole.objects.get_or_create(player=player)
     return player
+
+
+def ladder_for(*actors: Actor) -> Any:
+    """A league and a position ladder (organised by the first actor) with the actors on it."""
+    from tournaments import ladders
+    from tournaments import services as clubs
+
+    org = as_organiser(actors[0].player)
+    league = clubs.league_create(organiser=org, name="Correspondence Club")
+    ladder = ladders.ladder_create(
+        organiser=org, league=league, name="Club ladder", game="pacru", kind="position"
+    )
+    for a in actors:
+        ladders.ladder_join(ladder=ladder, player=a.player)
+    return ladder

@@ -18,10 +18,8 @@ import pytest
 from engine.playout import random_step
 from games import services
 from games.models import Table
-from tests.games.conftest import Actor, as_organiser, started_table
+from tests.games.conftest import Actor, ladder_for, started_table
 from tournaments import ladders
-from tournaments import services as clubs
-from tournaments.models import Ladder
 
 from .conftest import REDIS, Stream, Uvicorn
 
@@ -63,18 +61,6 @@ def state_of(event: dict[str, str]) -> dict[str, Any]:
     assert event.get("event") == "state", event
     data: dict[str, Any] = json.loads(event["data"])
     return data
-
-
-def ladder_for(*actors: Actor) -> Ladder:
-    """A league and a position ladder with the actors on it (as tests/accounts/test_mail.py)."""
-    org = actors[0].player
-    league = clubs.league_create(organiser=as_organiser(org), name="Correspondence Club")
-    ladder = ladders.ladder_create(
-        organiser=org, league=league, name="Club ladder", game="pacru", kind="position"
-    )
-    for a in actors:
-        ladders.ladder_join(ladder=ladder, player=a.player)
-    return ladder
 
 
 # ---------------------------------------------------------------- the table as ndjson
