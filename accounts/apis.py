@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.authtoken.models import Token
@@ -45,7 +47,8 @@ class RegisterApi(APIView):
         email = fields.pop("email", "").strip()
         if not email and settings.SIGNUP_EMAIL_REQUIRED:
             raise InvalidInput(
-                "email: this site needs an e-mail address to sign up", fields={"email": ["required"]}
+                "email: " + _("this site needs an e-mail address to sign up"),
+                fields={"email": [_("required")]},
             )
         if email:
             email = services.clean_email(email)
@@ -53,7 +56,7 @@ class RegisterApi(APIView):
             player = games.player_register(**fields)
             if email:
                 services.set_email(player.user, email, first=True)
-        token, _ = Token.objects.get_or_create(user=player.user)
+        token, _created = Token.objects.get_or_create(user=player.user)
         body = PlayerOut(game_reads.player_list().get(pk=player.pk)).data
         return Response(
             {**body, "email": player.user.email, "email_verified": False, "token": token.key},
@@ -100,10 +103,13 @@ class NotificationsApi(APIView):
         before = request.query_params.get("before")
         if before:
             if not before.isdigit():
-                raise InvalidInput("before: a notification id (a whole number)")
+                raise InvalidInput("before: " + _("a notification id (a whole number)"))
             rows = rows.filter(pk__lt=int(before))
         page = list(rows.order_by("-id")[:50])
-        out = NotificationOut(page, many=True, context={"extras": notify.extras(page)}).data
+        # Titles in the request's language, times in the player's zone (a program signed in by
+        # token has no session to carry it).
+        with timezone.override(notify.user_zone(request.user.pk)):
+            out = NotificationOut(page, many=True, context={"extras": notify.extras(page)}).data
         return Response(
             {
                 "unread": notify.unread_count(request.user.pk),

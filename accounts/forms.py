@@ -11,32 +11,52 @@ from django.conf import settings
 from django.contrib.auth.forms import PasswordResetForm
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from . import kinds, outbox
 from .models import EmailMode
-from .notify import site_url
+from .notify import recipient_locale, site_url
 from .services import RESEND_SECONDS, recently_mailed
 
 ZONES = sorted(z for z in available_timezones() if "/" in z and not z.startswith(("Etc/", "SystemV/")))
 
 
+def own_name(code: str) -> str:
+    """A language in its own words, as a menu starts it: "Español", "Français", "Русский"."""
+    name = str(translation.get_language_info(code)["name_local"])
+    return name[:1].upper() + name[1:]
+
+
+def language_choices() -> list[tuple[str, Any]]:
+    """The site's languages, each in its own name (a reader finds theirs whatever the page's
+    language), after the browser's choice (the empty value)."""
+    return [
+        ("", gettext_lazy("as my browser asks")),
+        *[(code, own_name(code)) for code, _n in settings.LANGUAGES],
+    ]
+
+
 class ProfileForm(forms.Form):
-    display_name = forms.CharField(max_length=40, help_text="the name shown at tables and in standings")
+    display_name = forms.CharField(
+        max_length=40,
+        label=gettext_lazy("Display name"),
+        help_text=gettext_lazy("the name shown at tables and in standings"),
+    )
 
 
 class EmailForm(forms.Form):
-    email = forms.EmailField(max_length=254, label="E-mail address")
+    email = forms.EmailField(max_length=254, label=gettext_lazy("E-mail address"))
 
 
 class PreferencesForm(forms.Form):
-    language = forms.ChoiceField(
-        choices=[("", "as my browser asks"), *settings.LANGUAGES], required=False, label="Language"
-    )
+    language = forms.ChoiceField(choices=language_choices, required=False, label=gettext_lazy("Language"))
     time_zone = forms.ChoiceField(
         choices=[("", "UTC"), *[(z, z.replace("_", " ")) for z in ZONES]],
         required=False,
-        label="Time zone",
-        help_text="times on pages and in e-mails are shown in it",
+        label=gettext_lazy("Time zone"),
+        help_text=gettext_lazy("times on pages and in e-mails are shown in it"),
     )
 
 
@@ -49,15 +69,25 @@ class NotificationsForm(forms.Form):
             )
 
 
+#: The words that confirm a deletion: the English ones, or the page's language's.
+CONFIRM_WORDS = "delete my account"
+
+
 class DeleteForm(forms.Form):
-    password = forms.CharField(widget=forms.PasswordInput, label="Your password")
-    confirm = forms.CharField(label='Type "delete my account"')
+    password = forms.CharField(widget=forms.PasswordInput, label=gettext_lazy("Your password"))
+    # Translators: the words in quotes must be the translation of "delete my account" exactly:
+    # the reader types them to confirm
+    confirm = forms.CharField(label=gettext_lazy('Type "delete my account"'))
 
     def clean_confirm(self) -> str:
-        value = self.cleaned_data["confirm"].strip().lower()
-        if value != "delete my account":
-            raise forms.ValidationError('type the words "delete my account" to confirm')
-        return value
+        value = " ".join(self.cleaned_data["confirm"].split()).lower()
+        # Translators: the words a reader types to confirm deleting their account
+        if value not in (CONFIRM_WORDS, _("delete my account").lower()):
+            raise forms.ValidationError(
+                # Translators: the words in quotes must be the translation of "delete my account"
+                _('type the words "delete my account" to confirm')
+            )
+        return CONFIRM_WORDS
 
 
 class OutboxPasswordResetForm(PasswordResetForm):
@@ -85,11 +115,15 @@ class OutboxPasswordResetForm(PasswordResetForm):
             "site": settings.SITE_NAME,
             "minutes": RESEND_SECONDS // 60,
         }
-        outbox.queue(
-            key=f"reset:{user.pk}:{secrets.token_hex(8)}",
-            to=to_email,
-            subject=f"Reset your password for {settings.SITE_NAME}",
-            text=render_to_string("accounts/mail/reset.txt", mail_context),
-            html=render_to_string("accounts/mail/reset.html", mail_context),
-            user_id=user.pk,
-        )
+        # In the account's language; without a saved choice, the language of the page the reset
+        # was asked on.
+        with recipient_locale(user, default=translation.get_language()) as language:
+            outbox.queue(
+                key=f"reset:{user.pk}:{secrets.token_hex(8)}",
+                to=to_email,
+                subject=_("Reset your password for %(site)s") % {"site": settings.SITE_NAME},
+                text=render_to_string("accounts/mail/reset.txt", mail_context),
+                html=render_to_string("accounts/mail/reset.html", mail_context),
+                user_id=user.pk,
+                language=language,
+            )

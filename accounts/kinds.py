@@ -1,11 +1,20 @@
 """The kinds of notification: what each says, and how each is mailed unless a player chooses
 otherwise. A notification keeps its facts (``params``) and is put into words when shown or
-mailed, so the words can change (and be translated) without touching stored rows."""
+mailed, so the words can change (and be translated) without touching stored rows.
+
+The words come out in the active language and the times in the active time zone: a page's
+(the viewer's), or the recipient's for a mail (``accounts.notify.recipient_locale``)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
+
+from django.utils import formats, timezone
+from django.utils.functional import Promise
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext
 
 from games.wording import names_list, ordinal
 
@@ -15,7 +24,7 @@ from .models import EmailMode
 @dataclass(frozen=True)
 class Kind:
     name: str
-    label: str
+    label: str | Promise
     #: How it is mailed when the player has not chosen.
     email: str
 
@@ -24,15 +33,23 @@ KINDS: dict[str, Kind] = {
     k.name: k
     for k in [
         Kind(
-            "your_turn", "It is your turn (correspondence games, and any game you left waiting)", "immediate"
+            "your_turn",
+            gettext_lazy("It is your turn (correspondence games, and any game you left waiting)"),
+            "immediate",
         ),
-        Kind("time_low", "Your time is running low (correspondence: 24 hours and 1 hour left)", "immediate"),
-        Kind("challenge", "You were challenged on a ladder", "immediate"),
-        Kind("challenge_answer", "Your challenge was accepted, declined or expired", "immediate"),
-        Kind("round", "Your event's round is paired, or you got a bye", "immediate"),
-        Kind("event", "An event you entered starts or finishes", "immediate"),
-        Kind("entered", "An organiser entered you into an event", "immediate"),
-        Kind("game_over", "A game of yours ended (result and rating change)", "off"),
+        Kind(
+            "time_low",
+            gettext_lazy("Your time is running low (correspondence: 24 hours and 1 hour left)"),
+            "immediate",
+        ),
+        Kind("challenge", gettext_lazy("You were challenged on a ladder"), "immediate"),
+        Kind(
+            "challenge_answer", gettext_lazy("Your challenge was accepted, declined or expired"), "immediate"
+        ),
+        Kind("round", gettext_lazy("Your event's round is paired, or you got a bye"), "immediate"),
+        Kind("event", gettext_lazy("An event you entered starts or finishes"), "immediate"),
+        Kind("entered", gettext_lazy("An organiser entered you into an event"), "immediate"),
+        Kind("game_over", gettext_lazy("A game of yours ended (result and rating change)"), "off"),
     ]
 }
 
@@ -40,67 +57,142 @@ EMAIL_MODES = [m.value for m in EmailMode]
 
 
 def _names(names: list[str]) -> str:
-    return names_list(names) or "nobody"
+    # Translators: the opponents of a game, when there are none left
+    return names_list(names) or _("nobody")
 
 
-def _left(seconds: float) -> str:
+def moment(p: dict[str, Any], name: str) -> str:
+    """The time ``name`` of a notification, in the active time zone and language: "Tue 24 Nov
+    10:00 (Europe/Madrid)". From ``<name>_at`` (an ISO timestamp); rows made before it was kept
+    have only ``<name>``, the time already written out (in the recipient's zone, in English)."""
+    stamp = p.get(f"{name}_at")
+    if stamp:
+        try:
+            at = datetime.fromisoformat(stamp)
+        except (TypeError, ValueError):
+            at = None
+        if at is not None:
+            zone = timezone.get_current_timezone()
+            # Translators: how a date and time are written in notifications, in the letters of
+            # Django's "date" filter (D: Tue, d: 24, M: Nov, H:i: 10:00). Reorder as is usual.
+            written = formats.date_format(timezone.localtime(at, zone), pgettext("date format", "D d M H:i"))
+            return f"{written} ({getattr(zone, 'key', str(zone))})"
+    return str(p.get(name, ""))
+
+
+def _time_low(p: dict[str, Any]) -> str:
+    seconds = float(p["seconds"])
+    args = {"game": p["game"], "table": p["table"]}
     hours = seconds / 3600
     if hours >= 1.5:
-        return f"about {round(hours)} hours"
+        n = round(hours)
+        return ngettext(
+            "about %(n)d hour left for your move in %(game)s (table %(table)s)",
+            "about %(n)d hours left for your move in %(game)s (table %(table)s)",
+            n,
+        ) % {"n": n, **args}
     if seconds >= 45 * 60:
-        return "about an hour"
-    return f"{max(1, round(seconds / 60))} minutes"
+        return _("about an hour left for your move in %(game)s (table %(table)s)") % args
+    n = max(1, round(seconds / 60))
+    return ngettext(
+        "%(n)d minute left for your move in %(game)s (table %(table)s)",
+        "%(n)d minutes left for your move in %(game)s (table %(table)s)",
+        n,
+    ) % {"n": n, **args}
+
+
+def _challenge_answer(p: dict[str, Any]) -> str:
+    args = {"by": p["by"], "ladder": p["ladder"]}
+    status = p["status"]
+    if status == "accepted":
+        return _("%(by)s accepted your challenge on %(ladder)s: your game is ready") % args
+    if status == "declined":
+        return _("%(by)s declined your challenge on %(ladder)s") % args
+    if status == "cancelled":
+        return _("%(by)s withdrew their challenge on %(ladder)s") % args
+    forfeit = p.get("forfeit")
+    if p.get("challenger"):
+        if forfeit is True:
+            return (
+                _("Your challenge to %(by)s on %(ladder)s expired: you take their place (a forfeit)") % args
+            )
+        if forfeit is False:
+            return _("Your challenge to %(by)s on %(ladder)s expired: nothing changes on the ladder") % args
+        return _("Your challenge to %(by)s on %(ladder)s expired: %(outcome)s") % {
+            **args,
+            "outcome": p.get("outcome", ""),
+        }
+    if forfeit is True:
+        return _("The challenge from %(by)s on %(ladder)s expired: they take your place (a forfeit)") % args
+    if forfeit is False:
+        return _("The challenge from %(by)s on %(ladder)s expired: nothing changes on the ladder") % args
+    return _("The challenge from %(by)s on %(ladder)s expired: %(outcome)s") % {
+        **args,
+        "outcome": p.get("outcome", ""),
+    }
 
 
 def title(kind: str, p: dict[str, Any]) -> str:
     """The notification in one line, as the inbox lists it and a mail's subject says it."""
     if kind == "your_turn":
-        return f"Your turn in {p['game']} against {_names(p['opponents'])} (table {p['table']})"
+        return _("Your turn in %(game)s against %(opponents)s (table %(table)s)") % {
+            "game": p["game"],
+            "opponents": _names(p["opponents"]),
+            "table": p["table"],
+        }
     if kind == "time_low":
-        return f"{_left(p['seconds'])} left for your move in {p['game']} (table {p['table']})"
+        return _time_low(p)
     if kind == "challenge":
-        return f"{p['by']} challenged you on the ladder {p['ladder']}"
+        return _("%(by)s challenged you on the ladder %(ladder)s") % {"by": p["by"], "ladder": p["ladder"]}
     if kind == "challenge_answer":
-        status = p["status"]
-        if status == "accepted":
-            return f"{p['by']} accepted your challenge on {p['ladder']}: your game is ready"
-        if status == "declined":
-            return f"{p['by']} declined your challenge on {p['ladder']}"
-        if status == "cancelled":
-            return f"{p['by']} withdrew their challenge on {p['ladder']}"
-        if p.get("challenger"):
-            return f"Your challenge to {p['by']} on {p['ladder']} expired: {p['outcome']}"
-        return f"The challenge from {p['by']} on {p['ladder']} expired: {p['outcome']}"
+        return _challenge_answer(p)
     if kind == "round":
+        args = {"event": p["event"], "round": p["round"]}
         if p.get("bye"):
-            return f"{p['event']}: round {p['round']} is paired and you have a bye"
-        return f"{p['event']}: round {p['round']} is paired, you play {_names(p['opponents'])}"
+            return _("%(event)s: round %(round)s is paired and you have a bye") % args
+        return _("%(event)s: round %(round)s is paired, you play %(opponents)s") % {
+            **args,
+            "opponents": _names(p["opponents"]),
+        }
     if kind == "event":
         if p["state"] == "started":
-            return f"{p['event']} has started"
+            return _("%(event)s has started") % {"event": p["event"]}
         if p.get("place"):
-            return f"{p['event']} has finished: you placed {ordinal(p['place'])} of {p['of']}"
-        return f"{p['event']} has finished"
+            return _("%(event)s has finished: you placed %(place)s of %(of)s") % {
+                "event": p["event"],
+                "place": ordinal(p["place"]),
+                "of": p["of"],
+            }
+        return _("%(event)s has finished") % {"event": p["event"]}
     if kind == "entered":
-        return f"{p['by']} entered you into {p['event']}"
+        if not p.get("by"):
+            return _("An organiser entered you into %(event)s") % {"event": p["event"]}
+        return _("%(by)s entered you into %(event)s") % {"by": p["by"], "event": p["event"]}
     if kind == "game_over":
-        return f"Your {p['game']} game against {_names(p['opponents'])} ended: {p['outcome']}"
+        return _("Your %(game)s game against %(opponents)s ended: %(outcome)s") % {
+            "game": p["game"],
+            "opponents": _names(p["opponents"]),
+            "outcome": p["outcome"],
+        }
     return kind.replace("_", " ")
 
 
 def detail(kind: str, p: dict[str, Any], extra: dict[str, Any] | None = None) -> str:
     """A second line with what the first leaves out (may be empty)."""
-    if kind == "your_turn" and p.get("deadline"):
-        return f"Move by {p['deadline']}."
+    if kind == "your_turn" and (p.get("deadline_at") or p.get("deadline")):
+        return _("Move by %(when)s.") % {"when": moment(p, "deadline")}
     if kind == "challenge":
-        return (
-            f"Answer by {p['expires']}: an unanswered challenge counts as a loss on this ladder."
-            if p.get("forfeit")
-            else f"Answer by {p['expires']}."
-        )
-    if kind == "round" and p.get("starts"):
-        return f"The round starts {p['starts']}."
+        when = moment(p, "expires")
+        if p.get("forfeit"):
+            return _("Answer by %(when)s: an unanswered challenge counts as a loss on this ladder.") % {
+                "when": when
+            }
+        return _("Answer by %(when)s.") % {"when": when}
+    if kind == "round" and (p.get("starts_at") or p.get("starts")):
+        return _("The round starts %(when)s.") % {"when": moment(p, "starts")}
     if kind == "game_over":
         change = (extra or {}).get("rating")
-        return f"Rating {change}." if change else ("" if p.get("rated") else "The game was not rated.")
+        if change:
+            return _("Rating %(change)s.") % {"change": change}
+        return "" if p.get("rated") else _("The game was not rated.")
     return ""

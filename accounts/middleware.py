@@ -16,10 +16,18 @@ from .models import Account
 
 TZ_KEY = "accounts.tz"
 SEEN_KEY = "accounts.seen"
+#: The session's copy of the saved language (``config.i18n.PreferenceMiddleware`` reads it).
+LANG_KEY = "accounts.lang"
 
 
 def remember_zone(request: HttpRequest, name: str) -> None:
     request.session[TZ_KEY] = name
+
+
+def remember_language(request: HttpRequest, code: str) -> None:
+    """Keep ``code`` ("" for the browser's choice) as the session's saved language."""
+    if getattr(request, "session", None) is not None:
+        request.session[LANG_KEY] = code
 
 
 class AccountMiddleware:

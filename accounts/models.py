@@ -5,6 +5,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 
 class Account(models.Model):
@@ -51,11 +53,11 @@ BROWSERS = [
     ("OPR/", "Opera"),
     ("Firefox/", "Firefox"),
     ("Chromium/", "Chromium"),
-    ("HeadlessChrome/", "Chrome (headless)"),
+    ("HeadlessChrome/", gettext_lazy("Chrome (headless)")),
     ("Chrome/", "Chrome"),
     ("Safari/", "Safari"),
     ("curl/", "curl"),
-    ("python-requests/", "a Python program"),
+    ("python-requests/", gettext_lazy("a Python program")),
 ]
 SYSTEMS = [
     ("Android", "Android"),
@@ -70,17 +72,18 @@ SYSTEMS = [
 
 def describe_agent(agent: str) -> str:
     if not agent:
-        return "unknown browser"
-    browser = next((name for marker, name in BROWSERS if marker in agent), "a browser")
+        return _("unknown browser")
+    browser = next((name for marker, name in BROWSERS if marker in agent), None) or _("a browser")
     system = next((name for marker, name in SYSTEMS if marker in agent), "")
-    return f"{browser} on {system}" if system else browser
+    # Translators: a browser and the system it runs on: "Firefox on Windows"
+    return _("%(browser)s on %(system)s") % {"browser": browser, "system": system} if system else str(browser)
 
 
 class EmailMode(models.TextChoices):
-    OFF = "off", "no e-mail"
-    IMMEDIATE = "immediate", "one e-mail each"
-    HOURLY = "hourly", "hourly digest"
-    DAILY = "daily", "daily digest"
+    OFF = "off", gettext_lazy("no e-mail")
+    IMMEDIATE = "immediate", gettext_lazy("one e-mail each")
+    HOURLY = "hourly", gettext_lazy("hourly digest")
+    DAILY = "daily", gettext_lazy("daily digest")
 
 
 class NotificationSetting(models.Model):

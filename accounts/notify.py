@@ -9,6 +9,8 @@ unique ``(user, key)`` makes a repeated event a no-op, so a notification is neve
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -19,7 +21,8 @@ from django.core import signing
 from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import ngettext
 
 from ratings import display
 from ratings.models import RatingChange
@@ -78,6 +81,35 @@ def account_of_user(user: Any) -> Account | None:
     return getattr(user, "account", None)  # absent: a reverse one-to-one error, an AttributeError
 
 
+def recipient_language(user: Any, default: str | None = None) -> str:
+    """The language to write to ``user`` in (a mail, a notification made in someone else's
+    request or in a worker): the one they chose (``Account.language``), else ``default`` (a
+    mail the recipient asked for themselves: their request's language), else the site's
+    (``LANGUAGE_CODE``). ``user`` may be None (no account: the site's language)."""
+    codes = {code for code, _ in settings.LANGUAGES}
+    chosen = getattr(account_of_user(user), "language", "") if user is not None else ""
+    if chosen in codes:
+        return str(chosen)
+    if default:
+        try:
+            default = translation.get_supported_language_variant(default)
+        except LookupError:
+            default = ""
+        if default in codes:
+            return default
+    return str(settings.LANGUAGE_CODE)
+
+
+@contextmanager
+def recipient_locale(user: Any, default: str | None = None) -> Iterator[str]:
+    """Write to ``user`` inside this block: their language (:func:`recipient_language`, which
+    the block yields) and their time zone are the active ones."""
+    language = recipient_language(user, default)
+    zone = account_zone(account_of_user(user) if user is not None else None)
+    with translation.override(language), timezone.override(zone):
+        yield language
+
+
 def user_zone(user_id: int) -> ZoneInfo:
     name = Account.objects.filter(user_id=user_id).values_list("time_zone", flat=True).first()
     try:
@@ -125,17 +157,19 @@ def notify(
         with transaction.atomic():
             n.save(force_insert=True)
             if n.mail == Notification.Mail.QUEUED:
-                subject, text, html = render_one(n)
-                outbox.queue(
-                    key=f"n:{n.pk}",
-                    to=address,
-                    subject=subject,
-                    text=text,
-                    html=html,
-                    headers=list_unsubscribe(user.pk, n.kind),
-                    user_id=user.pk,
-                    fresh=True,
-                )
+                with recipient_locale(user) as language:
+                    subject, text, html = render_one(n)
+                    outbox.queue(
+                        key=f"n:{n.pk}",
+                        to=address,
+                        subject=subject,
+                        text=text,
+                        html=html,
+                        headers=list_unsubscribe(user.pk, n.kind),
+                        user_id=user.pk,
+                        fresh=True,
+                        language=language,
+                    )
     except IntegrityError:
         return None  # made before: the event was delivered twice
     return n
@@ -181,7 +215,8 @@ def extras(notifications: list[Notification]) -> dict[int, dict[str, Any]]:
 
 
 def render_one(n: Notification) -> tuple[str, str, str]:
-    """Subject, plain text and HTML of the mail for one notification."""
+    """Subject, plain text and HTML of the mail for one notification, in the active language
+    and time zone (:func:`notify` makes them the recipient's: :func:`recipient_locale`)."""
     title = kinds.title(n.kind, n.params)
     detail = kinds.detail(n.kind, n.params, extras([n]).get(n.pk))
     context = {
@@ -222,21 +257,25 @@ def send_digests(now: datetime | None = None, limit: int = 500) -> int:
             address = verified_address(user, account_of_user(user))
             if not address:
                 continue
-            subject, text, html = render_digest(user_id, due)
-            outbox.queue(
-                key=f"digest:{user_id}:{due[0].pk}:{due[-1].pk}",
-                to=address,
-                subject=subject,
-                text=text,
-                html=html,
-                headers=list_unsubscribe(user_id, ALL_KINDS),
-                user_id=user_id,
-            )
+            with recipient_locale(user) as language:
+                subject, text, html = render_digest(user_id, due)
+                outbox.queue(
+                    key=f"digest:{user_id}:{due[0].pk}:{due[-1].pk}",
+                    to=address,
+                    subject=subject,
+                    text=text,
+                    html=html,
+                    headers=list_unsubscribe(user_id, ALL_KINDS),
+                    user_id=user_id,
+                    language=language,
+                )
             sent += 1
     return sent
 
 
 def render_digest(user_id: int, due: list[Notification]) -> tuple[str, str, str]:
+    """Subject, plain text and HTML of one digest, in the active language and time zone
+    (:func:`send_digests` makes them the recipient's: :func:`recipient_locale`)."""
     more = extras(due)
     items = [
         {
@@ -257,7 +296,10 @@ def render_digest(user_id: int, due: list[Notification]) -> tuple[str, str, str]
         ],
         "settings_link": site_url(reverse("settings-notifications")),
     }
-    subject = f"{len(due)} update{'s' if len(due) != 1 else ''} from {settings.SITE_NAME}"
+    subject = ngettext("%(n)d update from %(site)s", "%(n)d updates from %(site)s", len(due)) % {
+        "n": len(due),
+        "site": settings.SITE_NAME,
+    }
     text = render_to_string("accounts/mail/digest.txt", context)
     html = render_to_string("accounts/mail/digest.html", context)
     return subject, text, html

@@ -30,7 +30,7 @@ from django.conf import settings
 from django.core.mail import EmailMultiAlternatives, get_connection
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from common import tasks as task_sender
 
@@ -51,11 +51,17 @@ def queue(
     headers: dict[str, str] | None = None,
     user_id: int | None = None,
     fresh: bool = False,
+    language: str = "",
 ) -> OutgoingMail | None:
     """Put a mail in the outbox (inside the caller's transaction) and send it after commit.
     Returns None when a mail with this ``key`` was queued before: nothing is queued twice.
     ``fresh``: the caller knows the key is new (it was made from a row inserted in the same
-    transaction), so the insert needs no savepoint of its own."""
+    transaction), so the insert needs no savepoint of its own. ``language``: the one the mail is
+    written in (default: the active one), sent as its ``Content-Language``."""
+    headers = {
+        "Content-Language": language or translation.get_language() or settings.LANGUAGE_CODE,
+        **(headers or {}),
+    }
     domain = settings.DEFAULT_FROM_EMAIL.rpartition("@")[2].strip("> ") or "localhost"
     mail = OutgoingMail(
         key=key,
@@ -64,7 +70,7 @@ def queue(
         subject=subject[:200],
         text=text,
         html=html,
-        headers=headers or {},
+        headers=headers,
         message_id=make_msgid(idstring=key.replace(":", "."), domain=domain),
         next_try_at=timezone.now(),
     )

@@ -13,7 +13,9 @@ from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse, reverse_lazy
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
@@ -21,7 +23,7 @@ from common.errors import ServiceError
 from games import services as games
 
 from . import forms, kinds, notify, services, sessions
-from .middleware import remember_zone
+from .middleware import remember_language, remember_zone
 from .models import Notification
 
 
@@ -47,7 +49,10 @@ def settings_account(request: HttpRequest) -> HttpResponse:
                 except ServiceError as exc:
                     profile.add_error("display_name", _error_text(exc))
                 else:
-                    messages.success(request, f"Your name at tables is now {user.player.display_name}.")
+                    messages.success(
+                        request,
+                        _("Your name at tables is now %(name)s.") % {"name": user.player.display_name},
+                    )
                     return redirect("settings-account")
         elif action == "email":
             email = forms.EmailForm(request.POST)
@@ -60,22 +65,27 @@ def settings_account(request: HttpRequest) -> HttpResponse:
                     account.refresh_from_db()
                     if account.pending_email or not account.email_verified_at:
                         messages.success(
-                            request, f"We sent a link to {address}: follow it to confirm the address."
+                            request,
+                            _("We sent a link to %(address)s: follow it to confirm the address.")
+                            % {"address": address},
                         )
                     else:
-                        messages.info(request, f"{address} is already your confirmed address.")
+                        messages.info(
+                            request,
+                            _("%(address)s is already your confirmed address.") % {"address": address},
+                        )
                     return redirect("settings-account")
         elif action == "resend":
             address = account.pending_email or user.email
             if not address:
-                messages.error(request, "Enter an e-mail address first.")
+                messages.error(request, _("Enter an e-mail address first."))
             elif account.email_verified_at and not account.pending_email:
-                messages.info(request, f"{address} is already confirmed.")
+                messages.info(request, _("%(address)s is already confirmed.") % {"address": address})
             elif services.send_verification(user, address):
-                messages.success(request, f"We sent a new link to {address}.")
+                messages.success(request, _("We sent a new link to %(address)s.") % {"address": address})
             else:
                 messages.error(
-                    request, "A link was sent less than a minute ago: look for it, or try again soon."
+                    request, _("A link was sent less than a minute ago: look for it, or try again soon.")
                 )
             return redirect("settings-account")
         elif action == "preferences":
@@ -91,10 +101,14 @@ def settings_account(request: HttpRequest) -> HttpResponse:
                     prefs.add_error(None, str(exc))
                 else:
                     remember_zone(request, prefs.cleaned_data["time_zone"])
-                    messages.success(request, "Your preferences are saved.")
+                    language = prefs.cleaned_data["language"]
+                    remember_language(request, language)
+                    if language:
+                        translation.activate(language)  # the saved message is in the new language
+                    messages.success(request, _("Your preferences are saved."))
                     return redirect("settings-account")
         else:
-            messages.error(request, "That form is not known: reload the page and try again.")
+            messages.error(request, _("That form is not known: reload the page and try again."))
     return render(
         request,
         "accounts/settings_account.html",
@@ -122,7 +136,7 @@ class PasswordChange(auth_views.PasswordChangeView):
         sessions.end_all(form.user, keep=self.request.session.session_key, tokens=False)
         messages.success(
             self.request,
-            "Your password is changed. Other browsers signed in with the old one are logged out.",
+            _("Your password is changed. Other browsers signed in with the old one are logged out."),
         )
         return response
 
@@ -134,7 +148,7 @@ def settings_notifications(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         for name in kinds.KINDS:
             notify.set_email_mode(request.user.pk, name, form.cleaned_data[name])
-        messages.success(request, "Your notification settings are saved.")
+        messages.success(request, _("Your notification settings are saved."))
         return redirect("settings-notifications")
     rows = [{"field": form[name], "kind": kind} for name, kind in kinds.KINDS.items()]
     return render(
@@ -153,17 +167,23 @@ def settings_sessions(request: HttpRequest) -> HttpResponse:
             logout(request)
             messages.success(
                 request,
-                f"You are logged out everywhere ({ended} other session{'s' if ended != 1 else ''} ended, "
-                "API token revoked). Log in again here.",
+                ngettext(
+                    "You are logged out everywhere (%(n)d other session ended, API token revoked). "
+                    "Log in again here.",
+                    "You are logged out everywhere (%(n)d other sessions ended, API token revoked). "
+                    "Log in again here.",
+                    ended,
+                )
+                % {"n": ended},
             )
             return redirect("login")
         key = request.POST.get("session", "")
         if key == current:
-            messages.error(request, "That is this browser: use Log out instead.")
+            messages.error(request, _("That is this browser: use Log out instead."))
         elif sessions.end(request.user, key):
-            messages.success(request, "That session is logged out.")
+            messages.success(request, _("That session is logged out."))
         else:
-            messages.error(request, "That session had already ended.")
+            messages.error(request, _("That session had already ended."))
         return redirect("settings-sessions")
     live = sessions.live(request.user)
     return render(
@@ -187,7 +207,8 @@ def settings_data(request: HttpRequest) -> HttpResponse:
             else:
                 logout(request)
                 messages.success(
-                    request, "Your account is deleted. Your games stay, under the name of a deleted player."
+                    request,
+                    _("Your account is deleted. Your games stay, under the name of a deleted player."),
                 )
                 return redirect("home")
     return render(request, "accounts/settings_data.html", {"tab": "data", "form": form})
@@ -216,7 +237,11 @@ def verify_email(request: HttpRequest, token: str) -> HttpResponse:
 def inbox(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         marked = notify.mark_read(request.user.pk)
-        messages.success(request, f"{marked} notification{'s' if marked != 1 else ''} marked read.")
+        messages.success(
+            request,
+            ngettext("%(n)d notification marked read.", "%(n)d notifications marked read.", marked)
+            % {"n": marked},
+        )
         return redirect("inbox")
     rows = Notification.objects.filter(user=request.user).order_by("-id")
     if request.GET.get("show") == "unread":
@@ -264,7 +289,13 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     user_id, kind = found
     if kind != notify.ALL_KINDS and kind not in kinds.KINDS:
         return render(request, "accounts/unsubscribe.html", {"error": True}, status=400)
-    label = "any notification" if kind == notify.ALL_KINDS else kinds.KINDS[kind].label.lower()
+    if kind == notify.ALL_KINDS:
+        label = _("any notification")
+    else:
+        label = str(kinds.KINDS[kind].label)
+        # Mid-sentence in English; other languages (German nouns) keep the label's capitals.
+        if (translation.get_language() or "en").startswith("en"):
+            label = label.lower()
     if request.method == "POST" and request.POST.get("action") == "undo":
         names = list(kinds.KINDS) if kind == notify.ALL_KINDS else [kind]
         for name in names:

@@ -13,7 +13,7 @@ from typing import Any
 from django.contrib.auth.signals import user_logged_in, user_logged_out
 from django.dispatch import receiver
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from games.events import game_finished, turn_started
 from games.models import GameKind, Player, Seat, Table
@@ -25,7 +25,7 @@ from tournaments.selectors import final_places
 
 from . import sessions
 from .models import Notification
-from .notify import account_of_user, account_zone, notify, user_zone
+from .notify import account_of_user, account_zone, notify, recipient_language, user_zone
 
 
 def game_name(game: str) -> str:
@@ -35,12 +35,16 @@ def game_name(game: str) -> str:
 def _humans(player_ids: list[int]) -> dict[int, Player]:
     return {
         p.pk: p
-        for p in Player.objects.filter(pk__in=player_ids, is_bot=False, is_guest=False).select_related("user")
+        for p in Player.objects.filter(pk__in=player_ids, is_bot=False, is_guest=False).select_related(
+            "user__account"
+        )
     }
 
 
 def when(at: Any, user_id: int) -> str:
-    """A moment in the recipient's time zone, as mails and the inbox say it."""
+    """A moment in the recipient's time zone, written out (kept in ``params`` for the API's
+    readers; the inbox and mails write ``<name>_at`` out in the reader's language and zone:
+    ``accounts.kinds.moment``)."""
     zone = user_zone(user_id)
     return f"{at.astimezone(zone):%a %d %b %H:%M} ({zone.key})"
 
@@ -62,6 +66,7 @@ def turn_notice(table: Table, seat_number: int, *, idle: bool = False) -> None:
         account = account_of_user(mine.player.user)
         zone = account_zone(account)
         params["deadline"] = f"{table.deadline.astimezone(zone):%a %d %b %H:%M} ({zone.key})"
+        params["deadline_at"] = table.deadline.isoformat()
     # An earlier "your turn" at this table is over: the newest one stands for it.
     Notification.objects.filter(
         user_id=mine.player.user_id,
@@ -95,12 +100,18 @@ def on_game_finished(*, result: GameResult, **_: Any) -> None:
     names = dict(
         Player.objects.filter(pk__in=[s.player_id for s in result.seats]).values_list("pk", "display_name")
     )
-    words = describe(result, names)
-    outcome = f"{words.headline} ({words.ending})"
+    # The result in words, in each recipient's language (it is kept in the notification).
+    outcomes: dict[str, str] = {}
     for s in result.seats:
         player = people.get(s.player_id)
         if player is None:
             continue
+        language = recipient_language(player.user)
+        if language not in outcomes:
+            with translation.override(language):
+                words = describe(result, names)
+                outcomes[language] = f"{words.headline} ({words.ending})"
+        outcome = outcomes[language]
         notify(
             user_id=player.user_id,
             kind="game_over",
@@ -138,6 +149,7 @@ def on_challenge(*, challenge_id: int, status: str, **_: Any) -> None:
                 **base,
                 "by": c.challenger.display_name,
                 "expires": when(c.expires_at, challenged.user_id),
+                "expires_at": c.expires_at.isoformat(),
                 "forfeit": c.ladder.kind == "position",
             },
             url=ladder_url,
@@ -184,6 +196,7 @@ def on_challenge(*, challenge_id: int, status: str, **_: Any) -> None:
                     "by": other.display_name,
                     "status": "expired",
                     "challenger": is_challenger,
+                    "forfeit": forfeit,
                     "outcome": outcome,
                 },
                 url=ladder_url,
@@ -264,7 +277,8 @@ def on_entered(*, registration_id: int, by_id: int | None, **_: Any) -> None:
     reg = Registration.objects.select_related("tournament", "player").filter(pk=registration_id).first()
     if reg is None or reg.player.is_bot or reg.player.is_guest:
         return
-    by = Player.objects.filter(pk=by_id).values_list("display_name", flat=True).first() or "An organiser"
+    # No name (an organiser no longer known): the title says "An organiser" in the reader's words.
+    by = Player.objects.filter(pk=by_id).values_list("display_name", flat=True).first() or ""
     t = reg.tournament
     notify(
         user_id=reg.player.user_id,

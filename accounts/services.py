@@ -22,7 +22,8 @@ from django.core.validators import validate_email
 from django.db import transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 from common.errors import Conflict, Forbidden, InvalidInput
 from games import services as games
@@ -34,7 +35,7 @@ from tournaments.models import Challenge, LadderMember, QueueEntry, Registration
 
 from . import outbox, sessions
 from .models import Account, Notification, NotificationSetting, OutgoingMail
-from .notify import site_url, verified_address
+from .notify import recipient_locale, site_url, verified_address
 
 VERIFY_SALT = "accounts.verify-email"
 #: A verification link works this long.
@@ -44,7 +45,7 @@ RESEND_SECONDS = 60
 
 
 def account_of(user: Any) -> Account:
-    account, _ = Account.objects.get_or_create(user=user)
+    account, _created = Account.objects.get_or_create(user=user)
     return account
 
 
@@ -52,30 +53,36 @@ def is_verified(user: Any) -> bool:
     return bool(verified_address(user, Account.objects.filter(user=user).first()))
 
 
+def _field(name: str, problem: str) -> str:
+    """A refusal naming the field it is about ("email: ..."): the name stays as the API spells it."""
+    return f"{name}: {problem}"
+
+
 def clean_email(email: str, user: Any | None = None) -> str:
     """The address, normalised, if it is valid and no other account has it."""
     email = (email or "").strip()
     if not email:
-        raise InvalidInput("email: enter an e-mail address", fields={"email": ["enter an e-mail address"]})
+        problem = _("enter an e-mail address")
+        raise InvalidInput(_field("email", problem), fields={"email": [problem]})
     if len(email) > 254:
-        raise InvalidInput("email: at most 254 characters", fields={"email": ["at most 254 characters"]})
+        problem = _("at most 254 characters")
+        raise InvalidInput(_field("email", problem), fields={"email": [problem]})
     try:
         validate_email(email)
     except ValidationError:
         raise InvalidInput(
-            f"email: {email!r} is not an e-mail address", fields={"email": ["not an e-mail address"]}
+            _field("email", _("%(address)s is not an e-mail address") % {"address": repr(email)}),
+            fields={"email": [_("not an e-mail address")]},
         ) from None
-    local, _, domain = email.rpartition("@")
+    local, _at, domain = email.rpartition("@")
     email = f"{local}@{domain.lower()}"
     User = get_user_model()
     others = User.objects.filter(email__iexact=email)
     if user is not None:
         others = others.exclude(pk=user.pk)
     if others.exists():
-        raise InvalidInput(
-            "email: another account uses this address",
-            fields={"email": ["another account uses this address"]},
-        )
+        problem = _("another account uses this address")
+        raise InvalidInput(_field("email", problem), fields={"email": [problem]})
     return email
 
 
@@ -97,14 +104,18 @@ def send_verification(user: Any, address: str) -> bool:
         "days": VERIFY_DAYS,
         "site": settings.SITE_NAME,
     }
-    outbox.queue(
-        key=prefix + secrets.token_hex(8),
-        to=address,
-        subject=f"Confirm your e-mail address for {settings.SITE_NAME}",
-        text=render_to_string("accounts/mail/verify.txt", context),
-        html=render_to_string("accounts/mail/verify.html", context),
-        user_id=user.pk,
-    )
+    # The recipient asked for it (signing up, changing the address): without a saved choice,
+    # the mail is in the language of the page they asked on.
+    with recipient_locale(user, default=translation.get_language()) as language:
+        outbox.queue(
+            key=prefix + secrets.token_hex(8),
+            to=address,
+            subject=_("Confirm your e-mail address for %(site)s") % {"site": settings.SITE_NAME},
+            text=render_to_string("accounts/mail/verify.txt", context),
+            html=render_to_string("accounts/mail/verify.html", context),
+            user_id=user.pk,
+            language=language,
+        )
     return True
 
 
@@ -137,13 +148,13 @@ def verify_email(token: str) -> Any:
     try:
         data = signing.loads(token, salt=VERIFY_SALT, max_age=timedelta(days=VERIFY_DAYS))
     except signing.SignatureExpired:
-        raise Conflict("this link has expired: ask for a new one on your settings page") from None
+        raise Conflict(_("this link has expired: ask for a new one on your settings page")) from None
     except signing.BadSignature:
-        raise InvalidInput("this link is not valid: copy the whole link from the e-mail") from None
+        raise InvalidInput(_("this link is not valid: copy the whole link from the e-mail")) from None
     User = get_user_model()
     user = User.objects.select_for_update().filter(pk=data.get("u"), is_active=True).first()
     if user is None:
-        raise InvalidInput("this link belongs to an account that no longer exists")
+        raise InvalidInput(_("this link belongs to an account that no longer exists"))
     address = str(data.get("e", ""))
     account = account_of(user)
     if address.lower() == (account.pending_email or "").lower():
@@ -151,7 +162,7 @@ def verify_email(token: str) -> Any:
         user.email = address
         user.save(update_fields=["email"])
     elif address.lower() != (user.email or "").lower():
-        raise Conflict("this link is for an address your account no longer uses")
+        raise Conflict(_("this link is for an address your account no longer uses"))
     account.pending_email = ""
     account.email_verified_at = account.email_verified_at or timezone.now()
     if address.lower() == user.email.lower():
@@ -164,9 +175,16 @@ def verify_email(token: str) -> Any:
 def set_preferences(user: Any, *, language: str, time_zone: str) -> Account:
     languages = {code for code, _ in settings.LANGUAGES}
     if language and language not in languages:
-        raise InvalidInput(f"language: choose one of {', '.join(sorted(languages))}")
+        raise InvalidInput(
+            _field("language", _("choose one of %(codes)s") % {"codes": ", ".join(sorted(languages))})
+        )
     if time_zone and time_zone not in available_timezones():
-        raise InvalidInput(f"time_zone: {time_zone!r} is not a time zone (e.g. Europe/Madrid)")
+        raise InvalidInput(
+            _field(
+                "time_zone",
+                _("%(zone)s is not a time zone (e.g. Europe/Madrid)") % {"zone": repr(time_zone)},
+            )
+        )
     account = account_of(user)
     account.language = language
     account.time_zone = time_zone
@@ -188,7 +206,7 @@ def delete_account(user: Any, password: str) -> None:
     its games in play resigned, its open seats, registrations, ladder places and challenges left.
     """
     if not user.check_password(password):
-        raise Forbidden("the password is not right: the account was not deleted")
+        raise Forbidden(_("the password is not right: the account was not deleted"))
     player = user.player
     with transaction.atomic():
         for table_id in Seat.objects.filter(player=player, table__status=Table.Status.OPEN).values_list(

@@ -95,6 +95,7 @@ def low_time(now: Any = None, limit: int = 500) -> int:
                     "game": game_name(table.game),
                     "seconds": (table.deadline - now).total_seconds(),
                     "deadline": when(table.deadline, seat.player.user_id),
+                    "deadline_at": table.deadline.isoformat(),
                 },
                 url=reverse("table", args=[table.pk]),
             )

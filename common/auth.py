@@ -15,6 +15,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db.models.signals import post_delete, post_save
+from django.utils.translation import gettext as _
 from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication
 from rest_framework.authtoken.models import Token
@@ -41,9 +42,9 @@ class PlayerTokenAuthentication(TokenAuthentication):
         try:
             token = Token.objects.select_related("user", "user__player").get(key=key)
         except Token.DoesNotExist:
-            raise exceptions.AuthenticationFailed("invalid token") from None
+            raise exceptions.AuthenticationFailed(_("invalid token")) from None
         if not token.user.is_active:
-            raise exceptions.AuthenticationFailed("user inactive or deleted")
+            raise exceptions.AuthenticationFailed(_("user inactive or deleted"))
         if ttl > 0:
             _CACHE[key] = (now + ttl, token.user, token)
             if len(_CACHE) > _CACHE_SIZE:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils.translation import gettext as _
 from django.views import defaults
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -68,7 +69,7 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         return None
     if isinstance(exc, exceptions.ValidationError):
         response.data = {
-            "detail": "; ".join(_flatten(exc.detail)) or "invalid input",
+            "detail": "; ".join(_flatten(exc.detail)) or _("invalid input"),
             "code": "invalid",
             "fields": exc.detail,
         }
@@ -86,7 +87,7 @@ def page_not_found(request: HttpRequest, exception: Exception | None = None) -> 
     """``handler404``: the API's error shape under ``/api/`` (e.g. ``/api/v1/tables/abc/``), the
     site's page elsewhere."""
     if _is_api(request):
-        body = {"detail": f"there is nothing at {request.path}", "code": "not_found"}
+        body = {"detail": _("there is nothing at %(path)s") % {"path": request.path}, "code": "not_found"}
         return JsonResponse(body, status=404)
     return defaults.page_not_found(request, exception)  # type: ignore[arg-type]
 
@@ -96,6 +97,6 @@ def server_error(request: HttpRequest) -> HttpResponse:
     debug page: Django shows that only with ``DEBUG`` on, before this handler)."""
     if _is_api(request):
         return JsonResponse(
-            {"detail": "the server failed to answer this request", "code": "server_error"}, status=500
+            {"detail": _("the server failed to answer this request"), "code": "server_error"}, status=500
         )
     return defaults.server_error(request)

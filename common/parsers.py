@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from rest_framework import parsers
 from rest_framework.exceptions import ParseError
 
@@ -38,7 +40,14 @@ class JSONParser(parsers.JSONParser):
         try:
             data = super().parse(stream, media_type, parser_context)
         except RecursionError:
-            raise ParseError("JSON nested too deeply") from None
+            raise ParseError(_("JSON nested too deeply")) from None
         if json_depth(data) > MAX_JSON_DEPTH:
-            raise ParseError(f"JSON nested too deeply (at most {MAX_JSON_DEPTH} levels)")
+            raise ParseError(
+                ngettext(
+                    "JSON nested too deeply (at most %(n)d level)",
+                    "JSON nested too deeply (at most %(n)d levels)",
+                    MAX_JSON_DEPTH,
+                )
+                % {"n": MAX_JSON_DEPTH}
+            )
         return data

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from django.utils.translation import gettext as _
 from rest_framework.exceptions import NotAuthenticated
 
 if TYPE_CHECKING:
@@ -20,7 +21,7 @@ def request_player(request: HttpRequest | Any) -> Player:
     """The signed-in player of an API or page request; ``401`` for an anonymous one."""
     user = request.user
     if not user.is_authenticated:
-        raise NotAuthenticated("sign in first")
+        raise NotAuthenticated(_("sign in first"))
     return user.player  # type: ignore[no-any-return]
 
 

@@ -13,6 +13,8 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls.converters import get_converters, register_converter
+from django.utils import translation
+from django.utils.translation import gettext as _
 
 from common.errors import page_not_found
 
@@ -28,9 +30,9 @@ def db_int(value: Any, *, name: str = "value") -> int:
     try:
         number = int(str(value).strip())
     except ValueError:
-        raise ValueError(f"{name} must be a whole number") from None
+        raise ValueError(_("%(name)s must be a whole number") % {"name": name}) from None
     if not DB_INT_MIN <= number <= DB_INT_MAX:
-        raise ValueError(f"{name} is out of range (at most {DB_INT_MAX})")
+        raise ValueError(_("%(name)s is out of range (at most %(max)d)") % {"name": name, "max": DB_INT_MAX})
     return number
 
 
@@ -58,18 +60,21 @@ def query_problem(request: HttpRequest) -> str | None:
     in text) or a whole number beyond the 64-bit range (in any comma-separated item)."""
     for key, values in request.GET.lists():
         if "\x00" in key:
-            return "query parameter names must not contain NUL characters"
+            return _("query parameter names must not contain NUL characters")
         for value in values:
             if "\x00" in value:
-                return f"query parameter {key!r} must not contain NUL characters"
+                return _("query parameter %(name)s must not contain NUL characters") % {"name": repr(key)}
             if key == "search":
                 continue  # free text: digits are just characters there
             for item in value.split(","):
                 if _INTEGER.match(item):
                     try:
-                        db_int(item, name=f"query parameter {key!r}")
-                    except ValueError as exc:
-                        return str(exc)
+                        db_int(item)
+                    except ValueError:
+                        return _("query parameter %(name)s is out of range (at most %(max)d)") % {
+                            "name": repr(key),
+                            "max": DB_INT_MAX,
+                        }
     return None
 
 
@@ -83,10 +88,11 @@ class ApiQueryGuardMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        if request.path.startswith("/api/"):
-            problem = query_problem(request)
-            if problem is not None:
-                return JsonResponse({"detail": problem, "code": "invalid"}, status=400)
+        if request.path.startswith("/api/") and query_problem(request) is not None:
+            # This runs before LocaleMiddleware: say it in the language the request asks for.
+            with translation.override(translation.get_language_from_request(request)):
+                problem = query_problem(request)
+            return JsonResponse({"detail": problem, "code": "invalid"}, status=400)
         response: HttpResponse = self.get_response(request)
         if (
             response.status_code == 404

@@ -9,6 +9,9 @@ from collections.abc import Callable
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.urls import get_resolver
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from common.logging import bind as log_context_bind
 from common.logging import unbind as log_context_unbind
@@ -33,15 +36,18 @@ class BodySizeLimitMiddleware:
         except ValueError:
             length = 0
         if length > settings.MAX_REQUEST_BODY:
-            return JsonResponse(
-                {
-                    "detail": f"request body of {length} bytes is larger than the limit of "
-                    f"{settings.MAX_REQUEST_BODY} bytes",
-                    "code": "body_too_large",
-                },
-                status=413,
-            )
+            # This runs before LocaleMiddleware: say it in the language the request asks for.
+            with translation.override(translation.get_language_from_request(request)):
+                detail = _("request body of %(length)s is larger than the limit of %(limit)s") % {
+                    "length": _bytes(length),
+                    "limit": _bytes(settings.MAX_REQUEST_BODY),
+                }
+            return JsonResponse({"detail": detail, "code": "body_too_large"}, status=413)
         return self.get_response(request)
+
+
+def _bytes(n: int) -> str:
+    return ngettext("%(n)d byte", "%(n)d bytes", n) % {"n": n}
 
 
 class ContentSecurityPolicyMiddleware:

@@ -85,10 +85,14 @@ MIDDLEWARE = [
     "config.middleware.BodySizeLimitMiddleware",
     "common.validation.ApiQueryGuardMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The language: the switcher's cookie or the browser's Accept-Language (config/i18n.py) ...
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # ... and a signed-in player's saved choice over both.
+    "config.i18n.PreferenceMiddleware",
     "accounts.middleware.AccountMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -125,6 +129,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "web.context.site_bar",
+                "config.i18n.languages",
             ],
         },
     }
@@ -165,7 +170,14 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = "en"
+#: Each language in its own name: that is how a reader finds theirs in the switcher.
 LANGUAGES = [("en", "English"), ("es", "Español"), ("fr", "Français"), ("de", "Deutsch"), ("ru", "Русский")]
+#: The catalogues (``locale/<lang>/LC_MESSAGES/django.po`` for pages and messages, ``djangojs.po``
+#: for the browser scripts). The compiled ``.mo`` files are committed; ``scripts/messages``
+#: re-extracts and compiles them, and tests/i18n checks that they are complete and current.
+LOCALE_PATHS = [BASE_DIR / "locale"]
+#: English dates in the site's own (British) style; other languages use their locale's formats.
+FORMAT_MODULE_PATH = ["config.formats"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -5,6 +5,7 @@ from drf_spectacular.views import SpectacularRedocView, SpectacularSwaggerSplitV
 
 from common.schema_api import SchemaApi
 from common.validation import register_id_converter
+from config import i18n
 from config.metrics import metrics
 from ratings import pages as rating_pages
 from tournaments import pages as tournament_pages
@@ -42,6 +43,8 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
     path("metrics", metrics, name="metrics"),
+    path("i18n/setlang/", i18n.set_language, name="set_language"),
+    path("jsi18n/<str:lang>.js", i18n.javascript_catalog, name="javascript-catalog"),
     path("api/v1/", include("accounts.urls")),
     path("api/v1/", include("live.api_urls")),
     path("api/v1/", include("games.urls")),

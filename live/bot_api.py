@@ -16,6 +16,8 @@ Their names follow the rules for people: the house bots' names stay reserved to 
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions
 from rest_framework.request import Request
@@ -42,16 +44,20 @@ def _history(player: Player) -> list[str]:
     found = []
     seats = Seat.objects.filter(player=player).count()
     if seats:
-        found.append(f"it has sat at {seats} table(s)")
+        found.append(
+            ngettext("it has sat at %(n)d table", "it has sat at %(n)d tables", seats) % {"n": seats}
+        )
     opened = Table.objects.filter(created_by=player).count()
     if opened:
-        found.append(f"it has opened {opened} table(s)")
+        found.append(
+            ngettext("it has opened %(n)d table", "it has opened %(n)d tables", opened) % {"n": opened}
+        )
     if Registration.objects.filter(player=player).exists():
-        found.append("it has registered for an event")
+        found.append(_("it has registered for an event"))
     if LadderMember.objects.filter(player=player).exists():
-        found.append("it has joined a ladder")
+        found.append(_("it has joined a ladder"))
     if player.user.is_staff or OrganiserRole.objects.filter(player=player).exists():
-        found.append("it is a staff or organiser account (bots cannot organise)")
+        found.append(_("it is a staff or organiser account (bots cannot organise)"))
     return found
 
 
@@ -62,17 +68,21 @@ def become_outside_bot(player: Player) -> Player:
     (409 ``account_not_fresh`` naming what it has done). Asking again as an outside bot changes
     nothing; a guest is told to make an account (403)."""
     player = Player.objects.select_for_update().select_related("user").get(pk=player.pk)
-    forbid_guest(player, "run a bot account")
+    # Translators: ends the sentence "guests can play casual games against bots; create an account to …"
+    forbid_guest(player, _("run a bot account"))
     if player.is_outside_bot:
         return player
     if player.is_house_bot:
-        raise Conflict("this is a house bot: the service plays it")
+        raise Conflict(_("this is a house bot: the service plays it"))
     history = _history(player)
     if history:
         raise NotFresh(
-            "only a fresh account can become a bot account, and "
-            + "; ".join(history)
-            + ": make a new account for your bot",
+            # Translators: %(reasons)s lists what the account has done, e.g. "it has joined a ladder"
+            _(
+                "only a fresh account can become a bot account, and %(reasons)s: "
+                "make a new account for your bot"
+            )
+            % {"reasons": "; ".join(history)},
             reasons=history,
         )
     player.is_bot, player.bot_level = True, ""

@@ -24,6 +24,7 @@ from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
 from django.db import connections
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.utils.translation import gettext as _
 
 from common.auth import PlayerTokenAuthentication
 from games.models import Player, Table
@@ -81,7 +82,7 @@ async def _release() -> None:
 
 async def table_events(request: HttpRequest, table_id: int) -> HttpResponse:
     if not await _exists(table_id):
-        return _error(404, "not_found", f"there is no table {table_id}")
+        return _error(404, "not_found", _("there is no table %(id)s") % {"id": table_id})
     last = request.headers.get("Last-Event-ID")
     channel, watcher = await hub().watch(f"table:{table_id}", lambda have: reads.table(table_id, have))
 
@@ -120,7 +121,7 @@ def _kind(before: dict[str, Any] | None, after: dict[str, Any]) -> str:
 
 async def table_stream(request: HttpRequest, table_id: int) -> HttpResponse:
     if not await _exists(table_id):
-        return _error(404, "not_found", f"there is no table {table_id}")
+        return _error(404, "not_found", _("there is no table %(id)s") % {"id": table_id})
     channel, watcher = await hub().watch(f"table:{table_id}", lambda have: reads.table(table_id, have))
 
     def lines(before: Any, version: str, payload: Any) -> tuple[list[str], Any]:
@@ -161,7 +162,7 @@ async def _player(request: HttpRequest) -> Player | None:
 
         def by_token() -> Player | None:
             try:
-                user, _ = PlayerTokenAuthentication().authenticate_credentials(header[6:].strip())
+                user, _token = PlayerTokenAuthentication().authenticate_credentials(header[6:].strip())
             except Exception:  # DRF's AuthenticationFailed: a bad token is no player
                 return None
             return getattr(user, "player", None)
@@ -204,7 +205,8 @@ def _player_events(before: dict[str, Any] | None, after: dict[str, Any]) -> list
 async def player_stream(request: HttpRequest) -> HttpResponse:
     player = await _player(request)
     if player is None:
-        return _error(401, "not_authenticated", "sign in, or send Authorization: Token <key>")
+        # Translators: "Authorization: Token <key>" is an HTTP header: keep it as it is
+        return _error(401, "not_authenticated", _("sign in, or send Authorization: Token <key>"))
     pid, uid = player.pk, player.user_id
     the_hub = hub()
     channel, watcher = await the_hub.watch(f"player:{pid}", lambda have: reads.player(pid, uid, have))
@@ -222,9 +224,9 @@ async def topic_events(request: HttpRequest) -> HttpResponse:
     topic and process, every ``LIVE_POLL_SECONDS``)."""
     topics = [t for t in request.GET.getlist("t")[:8] if t.split(":", 1)[0] in TOPIC_KINDS]
     if not topics or not all(reads.valid_topic(t) for t in topics):
-        return _error(
-            400, "invalid", "t: name one or more topics (lobby, player:<id>, tournament:<id>, ladder:<id>)"
-        )
+        # Translators: the topic names (lobby, player:<id>, …) are machine words: keep them as they are
+        problem = _("name one or more topics (lobby, player:<id>, tournament:<id>, ladder:<id>)")
+        return _error(400, "invalid", "t: " + problem)
     the_hub = hub()
     watcher = None
     joined = []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -19,7 +20,8 @@ from .serializers import LeaderboardOut, LeaderboardQuery, PlayerRatingsOut, Qua
 
 def _game(game: str) -> str:
     if game not in GameKind.values:
-        raise NotFound(f"there is no game {game!r}: use shacru, azacru or pacru")
+        # Translators: %(game)s is what the caller asked for, quoted ('chess'); keep the games' names.
+        raise NotFound(_("there is no game %(game)s: use shacru, azacru or pacru") % {"game": repr(game)})
     return game
 
 
@@ -77,7 +79,7 @@ class PlayerRatingsApi(APIView):
         game = request.query_params.get("game")
         found = selectors.player_ratings_history(player_id, game or None)
         if found is None:
-            raise NotFound(f"there is no player {player_id}")
+            raise NotFound(_("there is no player %(id)d") % {"id": player_id})
         if game:
             _game(game)
         pages = CursorPage()
@@ -95,10 +97,10 @@ class QualityApi(APIView):
         try:
             ids = [int(x) for x in request.query_params.get("players", "").split(",") if x.strip()]
         except ValueError:
-            raise InvalidInput("players must be comma-separated player ids, e.g. players=3,7,9") from None
+            raise InvalidInput(_("players must be comma-separated player ids, e.g. players=3,7,9")) from None
         players = selectors.players_by_id(ids)
         if len(players) != len(set(ids)) or len(ids) != len(set(ids)):
-            raise InvalidInput("players must name 2 to 4 different existing players")
+            raise InvalidInput(_("players must name 2 to 4 different existing players"))
         try:
             q = services.match_quality(game=_game(game), players=players)
         except ValueError as exc:

@@ -11,6 +11,8 @@ import math
 from collections.abc import Sequence
 from html import escape
 
+from django.utils.translation import ngettext
+
 from . import display
 
 
@@ -57,6 +59,13 @@ def history_svg(
     last_mu, last_sigma = points[-1]
     tables = len(points) - 1
     now = f"{display.text(last_mu, last_sigma)} ± {display.uncertainty(last_sigma)}"
+    # Translators: under the rating chart: "12 rated tables · now 1620 ± 150".
+    caption = ngettext(
+        "%(n)d rated table · now %(rating)s", "%(n)d rated tables · now %(rating)s", tables
+    ) % {
+        "n": tables,
+        "rating": now,
+    }
     return (
         f'<svg class="rating-chart" role="img" aria-label="{escape(title)}" viewBox="0 0 {width} {height}" '
         f'width="{width}" height="{height}" xmlns="http://www.w3.org/2000/svg">'
@@ -64,7 +73,6 @@ def history_svg(
         f"{''.join(ticks)}"
         f'<polygon class="band" points="{" ".join(upper + lower)}"/>'
         f'<polyline class="line" points="{line}"/>'
-        f'<text x="{pad_left}" y="{height - 8}">{tables} rated table{"" if tables == 1 else "s"} · now '
-        f"{now}</text>"
+        f'<text x="{pad_left}" y="{height - 8}">{escape(caption)}</text>'
         f"</svg>"
     )

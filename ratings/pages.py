@@ -11,6 +11,7 @@ from typing import Any
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
 
 from common.pages import before_id, keyset_page
 from games import selectors as game_reads
@@ -76,7 +77,12 @@ def player_context(request: HttpRequest, player_id: int) -> dict[str, Any]:
                 "game": rating.game,
                 "provisional": display.is_provisional(rating.sigma),
                 "chart": mark_safe(
-                    history_svg(points, title=f"{player.display_name}: {label} rating history")
+                    history_svg(
+                        points,
+                        # Translators: the chart's title: "Alice: Pacru rating history".
+                        title=_("%(name)s: %(game)s rating history")
+                        % {"name": player.display_name, "game": label},
+                    )
                 ),
                 "charted": len(changes),
                 "recent": list(reversed(changes[-RECENT_CHANGES:])),

@@ -28,6 +28,7 @@ from typing import Any
 from django.db import connection, transaction
 from django.db.models import Model, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from common import metrics
 from games import selectors as games
@@ -262,7 +263,7 @@ def _replace_ratings(game: str, ratings: dict[int, _Current]) -> None:
 def match_quality(*, game: str, players: list[Player]) -> float:
     """TrueSkill's match quality for a proposed table of 2–4 of these players."""
     if not 2 <= len(players) <= 4:
-        raise ValueError("a table has 2 to 4 players")
+        raise ValueError(gettext("a table has 2 to 4 players"))  # the API's error detail
     found = {r.player_id: (r.mu, r.sigma) for r in Rating.objects.filter(game=game, player__in=players)}
     return environment.quality(game, [found.get(p.pk, (environment.MU, environment.SIGMA)) for p in players])
 

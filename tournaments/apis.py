@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import QuerySet
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, PolymorphicProxySerializer, extend_schema
 from rest_framework import generics, permissions, status
 from rest_framework.request import Request
@@ -56,7 +57,7 @@ def _someone(request: Request) -> Player:
         return request_player(request)
     found = selectors.find_player(pid)
     if found is None:
-        raise NotFound(f"there is no player {pid}")
+        raise NotFound(_("there is no player %(id)s") % {"id": pid})
     return found
 
 
@@ -159,7 +160,7 @@ class TournamentStandingsApi(APIView):
     def get(self, request: Request, tournament_id: int) -> Response:
         value = request.query_params.get("round")
         if value is not None and not value.isdigit():
-            raise InvalidInput("round must be a round number")
+            raise InvalidInput(_("round must be a round number"))
         rows = selectors.tournament_standings(
             selectors.tournament(tournament_id), int(value) if value else None
         )
@@ -229,7 +230,7 @@ class LateEntryApi(APIView):
         pid = data.validated_data["player"]
         player = selectors.find_player(pid)
         if player is None:
-            raise NotFound(f"there is no player {pid}")
+            raise NotFound(_("there is no player %(id)s") % {"id": pid})
         services.late_entry(
             tournament_id=tournament_id,
             player=player,
@@ -279,7 +280,7 @@ class OrganiserRequestActionApi(APIView):
         elif action == "refuse":
             req = organisers.refuse(request_id=request_id, by=me)
         else:
-            raise NotFound(f"unknown action {action!r}: grant or refuse")
+            raise NotFound(_("unknown action %(action)s: grant or refuse") % {"action": repr(action)})
         return Response(OrganiserRequestOut(req).data)
 
 
@@ -335,11 +336,11 @@ class LadderActionApi(APIView):
             data.is_valid(raise_exception=True)
             target = selectors.find_player(data.validated_data["player"])
             if target is None:
-                raise NotFound("there is no such player")
+                raise NotFound(_("there is no such player"))
             c = ladders.challenge_create(ladder=ladder, challenger=me, challenged=target)
             return Response(ChallengeOut(c).data, status=status.HTTP_201_CREATED)
         else:
-            raise NotFound(f"unknown ladder action {action!r}")
+            raise NotFound(_("unknown ladder action %(action)s") % {"action": repr(action)})
         return Response(_ladder(ladder.pk))
 
 
@@ -366,6 +367,6 @@ class ChallengeActionApi(APIView):
             accepted = {"challenge": challenge_id, "status": "accepted", "table": table.pk}
             return Response(ChallengeAcceptedOut(accepted).data)
         if action not in ("decline", "cancel"):
-            raise NotFound(f"unknown challenge action {action!r}")
+            raise NotFound(_("unknown challenge action %(action)s") % {"action": repr(action)})
         c = ladders.challenge_answer(challenge_id=challenge_id, by=me, decision=action)
         return Response(ChallengeOut(c).data)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from common.errors import InvalidInput
 from games import services as games
@@ -25,9 +26,9 @@ def bot_match_start(
     table ids."""
     organisers.require_role(by, "starting bot matches")
     if not 2 <= len(levels) <= 4:
-        raise InvalidInput(f"a bot match needs 2 to 4 seats, not {len(levels)}")
+        raise InvalidInput(_("a bot match needs 2 to 4 seats, not %(n)d") % {"n": len(levels)})
     if not 1 <= games_count <= 100:
-        raise InvalidInput(f"play 1 to 100 games, not {games_count}")
+        raise InvalidInput(_("play 1 to 100 games, not %(n)d") % {"n": games_count})
     with transaction.atomic():
         organisers.require_bot_tables(by, games_count)
         bots: list[Player] = []

@@ -16,6 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from xml.sax.saxutils import escape, quoteattr
 
+from django.utils.translation import pgettext
+
 BOX_W = 184
 COL_GAP = 44
 ROW_H = 20
@@ -200,8 +202,9 @@ def _box(p: _Placed) -> str:
         f"{escape(box.title)}</text>"
     )
     if not box.entries:
+        unknown = pgettext("bracket: a table whose players are not known yet", "to be decided")
         parts.append(
-            f'<text x="{p.x + 6:.0f}" y="{p.y + HEAD_H + 14:.0f}" fill="{OUT_TEXT}">to be decided</text>'
+            f'<text x="{p.x + 6:.0f}" y="{p.y + HEAD_H + 14:.0f}" fill="{OUT_TEXT}">{escape(unknown)}</text>'
         )
     for i, entry in enumerate(box.entries):
         top = p.y + HEAD_H + ROW_H * i

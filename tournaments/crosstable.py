@@ -1,4 +1,4 @@
-"""A round robin's crosstable (pure Python): who did what against whom.
+"""A round robin's crosstable (pure Python, its words translated): who did what against whom.
 
 Two seats: a player × player grid, each cell the result of their meeting(s) from the row
 player's side ("1" won, "0" lost, "½" shared, "…" being played). Three or four seats: pairs do
@@ -10,6 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+
+from games.wording import names_list
 
 
 @dataclass(frozen=True)
@@ -88,24 +93,40 @@ def _grid(
             continue
         a, b = t.players
         for me, them in ((a, b), (b, a)):
-            who = f"Round {t.round}: {names.get(me, '?')} against {names.get(them, '?')}"
+            who = {"round": t.round, "player": names.get(me, "?"), "opponent": names.get(them, "?")}
             if t.places is None:
-                cell = Cell("…", f"{who}: being played", t.table_id, "playing")
+                cell = Cell(
+                    "…",
+                    _("Round %(round)s: %(player)s against %(opponent)s: being played") % who,
+                    t.table_id,
+                    "playing",
+                )
             else:
                 text, kind = _mark(t.places.get(me, 0), t.places.get(them, 0))
-                verdict = {"win": "won", "loss": "lost", "draw": "shared the win"}[kind]
-                cell = Cell(text, f"{who}: {names.get(me, '?')} {verdict}", t.table_id, kind)
+                if kind == "win":
+                    title = _("Round %(round)s: %(player)s against %(opponent)s: %(player)s won")
+                elif kind == "loss":
+                    title = _("Round %(round)s: %(player)s against %(opponent)s: %(player)s lost")
+                else:
+                    title = _("Round %(round)s: %(player)s against %(opponent)s: %(player)s shared the win")
+                cell = Cell(text, title % who, t.table_id, kind)
             met.setdefault((me, them), []).append(cell)
     rows = []
     for p, name in players:
         cells = []
-        for q, _ in players:
+        for q, _name in players:
             if p == q:
                 cells.append(Cell("", "", None, "self"))
                 continue
             found = met.get((p, q), [])
             if not found:
-                cells.append(Cell("", f"{name} and {names.get(q, '?')} have not met"))
+                cells.append(
+                    Cell(
+                        "",
+                        _("%(player)s and %(opponent)s have not met")
+                        % {"player": name, "opponent": names.get(q, "?")},
+                    )
+                )
             elif len(found) == 1:
                 cells.append(found[0])
             else:  # a double round robin: both results in one cell
@@ -138,24 +159,32 @@ def _by_round(
     last = max([rounds, *(t.round for t in tables), *byes.keys()], default=0)
     for t in tables:
         for p in t.players:
-            others = " and ".join(names.get(q, "?") for q in t.players if q != p)
-            where = f"Round {t.round}, with {others}"
+            where = {"round": t.round, "others": names_list([names.get(q, "?") for q in t.players if q != p])}
             if t.places is None:
-                seen[(t.round, p)] = Cell("…", f"{where}: being played", t.table_id, "playing")
+                seen[(t.round, p)] = Cell(
+                    "…", _("Round %(round)s, with %(others)s: being played") % where, t.table_id, "playing"
+                )
             else:
                 word = t.words.get(p) or str(t.places.get(p, ""))
                 kind = "win" if t.places.get(p) == 1 else "loss"
-                seen[(t.round, p)] = Cell(word, f"{where}: {word}", t.table_id, kind)
+                title = _("Round %(round)s, with %(others)s: %(place)s") % {**where, "place": word}
+                seen[(t.round, p)] = Cell(word, title, t.table_id, kind)
     for number, ids in byes.items():
         for p in ids:
-            seen[(number, p)] = Cell("bye", f"Round {number}: a bye", None, "bye")
+            seen[(number, p)] = Cell(
+                pgettext("crosstable", "bye"), _("Round %(round)s: a bye") % {"round": number}, None, "bye"
+            )
     rows = []
     for p, name in players:
         cells = tuple(seen.get((r, p), Cell("", "")) for r in range(1, last + 1))
         rows.append(Row(p, name, cells, totals.get(p, "")))
     return Crosstable(
         grid=False,
-        headers=tuple(f"R{r}" for r in range(1, last + 1)),
-        header_titles=tuple(f"Round {r}" for r in range(1, last + 1)),
+        headers=tuple(
+            pgettext("crosstable column: round N", "R%(n)s") % {"n": r} for r in range(1, last + 1)
+        ),
+        header_titles=tuple(
+            pgettext("crosstable column", "Round %(n)s") % {"n": r} for r in range(1, last + 1)
+        ),
         rows=tuple(rows),
     )

@@ -8,6 +8,8 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext_lazy
 from django.views.decorators.http import require_POST
 
 from common.errors import NotFound, ServiceError
@@ -18,18 +20,20 @@ from games.models import Player, Table
 from . import event_reads, services
 from .models import Registration, Tournament
 
+#: Each tie-break's column heading in the standings.
 TIEBREAK_LABELS = {
-    "buchholz": "Buchholz",
-    "median_buchholz": "median Buchholz",
-    "sonneborn_berger": "Sonneborn-Berger",
-    "wins": "wins",
-    "opponents_points": "opponents' points",
-    "markers": "markers",
-    "average_place": "average place",
-    "exit_place": "place at the last table",
-    "seed": "seed",
-    "losses": "losses",
-    "eliminated_in": "out in",
+    "buchholz": pgettext_lazy("tie-break", "Buchholz"),
+    "median_buchholz": pgettext_lazy("tie-break", "median Buchholz"),
+    "sonneborn_berger": pgettext_lazy("tie-break", "Sonneborn-Berger"),
+    "wins": pgettext_lazy("tie-break", "wins"),
+    "opponents_points": pgettext_lazy("tie-break", "opponents' points"),
+    "markers": pgettext_lazy("tie-break", "markers"),
+    "average_place": pgettext_lazy("tie-break", "average place"),
+    "exit_place": pgettext_lazy("tie-break", "place at the last table"),
+    "seed": pgettext_lazy("tie-break", "seed"),
+    "losses": pgettext_lazy("tie-break", "losses"),
+    # Translators: a double elimination's tie-break: the round in which the player went out.
+    "eliminated_in": pgettext_lazy("tie-break", "out in"),
 }
 
 
@@ -50,8 +54,13 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
 def _places(t: Tournament) -> str:
     taken = Registration.objects.filter(tournament=t).exclude(status=Registration.Status.WITHDRAWN).count()
     if t.max_players is not None:
-        return f"{taken} of {t.max_players} places taken"
-    return f"{taken} player{'s' if taken != 1 else ''} registered"
+        return ngettext(
+            "%(taken)d of %(n)d place taken", "%(taken)d of %(n)d places taken", t.max_players
+        ) % {
+            "taken": taken,
+            "n": t.max_players,
+        }
+    return ngettext("%(n)d player registered", "%(n)d players registered", taken) % {"n": taken}
 
 
 def _act(request: HttpRequest, tournament_id: int, action: Callable[[Player], str]) -> HttpResponse:
@@ -71,8 +80,16 @@ def register_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     def act(player: Player) -> str:
         services.register(tournament_id=tournament_id, player=player)
         t = Tournament.objects.get(pk=tournament_id)
-        then = " Check in before the start: only players who checked in are paired." if t.check_in else ""
-        return f"You are registered for {t.name}: {_places(t)}.{then}"
+        words = {"event": t.name, "places": _places(t)}
+        if t.check_in:
+            return (
+                _(
+                    "You are registered for %(event)s: %(places)s. Check in before the start: only players "
+                    "who checked in are paired."
+                )
+                % words
+            )
+        return _("You are registered for %(event)s: %(places)s.") % words
 
     return _act(request, tournament_id, act)
 
@@ -90,9 +107,16 @@ def withdraw_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
         services.withdraw(tournament_id=tournament_id, player=player, by=player)
         t = Tournament.objects.get(pk=tournament_id)
         if t.status == Tournament.Status.RUNNING:
-            resigned = " Your game being played was resigned." if playing else ""
-            return f"You have withdrawn from {t.name}: you will not be paired again.{resigned}"
-        return f"You have withdrawn from {t.name}: your place is free again ({_places(t)})."
+            if playing:
+                return _(
+                    "You have withdrawn from %(event)s: you will not be paired again. Your game being played "
+                    "was resigned."
+                ) % {"event": t.name}
+            return _("You have withdrawn from %(event)s: you will not be paired again.") % {"event": t.name}
+        return _("You have withdrawn from %(event)s: your place is free again (%(places)s).") % {
+            "event": t.name,
+            "places": _places(t),
+        }
 
     return _act(request, tournament_id, act)
 
@@ -103,6 +127,6 @@ def check_in_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     def act(player: Player) -> str:
         services.check_in(tournament_id=tournament_id, player=player)
         t = Tournament.objects.get(pk=tournament_id)
-        return f"You are checked in for {t.name}: you will be paired when it starts."
+        return _("You are checked in for %(event)s: you will be paired when it starts.") % {"event": t.name}
 
     return _act(request, tournament_id, act)

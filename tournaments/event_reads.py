@@ -11,10 +11,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.utils import timezone
-from django.utils.formats import date_format
+from django.utils.formats import date_format, number_format
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext
 
 from games.models import Player, Table
-from games.wording import ResultText, describe_tables, ordinal
+from games.wording import ResultText, describe_tables, names_list, ordinal
 from ratings import display
 from ratings.models import Rating
 
@@ -25,27 +27,38 @@ from .pairing import double_elim
 
 #: How each tiebreak is headed, and what it means (the column's ``title``).
 TIEBREAK_HELP = {
-    "buchholz": "sum of the opponents' points",
-    "median_buchholz": "sum of the opponents' points, without the best and the worst",
-    "sonneborn_berger": "points of the opponents beaten, plus half of those tied with",
-    "wins": "tables won",
-    "opponents_points": "sum of the points of everyone met at a table",
-    "markers": "markers won over all tables",
-    "average_place": "average place at the tables (lower is better)",
-    "exit_place": "place at the table where the player went out (the final's place for finalists)",
-    "seed": "seed at the start (1 is the top seed)",
-    "losses": "tables lost (two put a player out)",
-    "eliminated_in": "the round of the second loss",
+    "buchholz": gettext_lazy("sum of the opponents' points"),
+    "median_buchholz": gettext_lazy("sum of the opponents' points, without the best and the worst"),
+    "sonneborn_berger": gettext_lazy("points of the opponents beaten, plus half of those tied with"),
+    "wins": gettext_lazy("tables won"),
+    "opponents_points": gettext_lazy("sum of the points of everyone met at a table"),
+    "markers": gettext_lazy("markers won over all tables"),
+    "average_place": gettext_lazy("average place at the tables (lower is better)"),
+    "exit_place": gettext_lazy(
+        "place at the table where the player went out (the final's place for finalists)"
+    ),
+    "seed": gettext_lazy("seed at the start (1 is the top seed)"),
+    "losses": gettext_lazy("tables lost (two put a player out)"),
+    "eliminated_in": gettext_lazy("the round of the second loss"),
 }
 
 
 def _when(dt: Any) -> str:
-    return date_format(timezone.localtime(dt), "j M Y, H:i")
+    """A moment in the reader's time zone and language ("Jan. 5, 2025, 2 p.m.")."""
+    return date_format(timezone.localtime(dt), "DATETIME_FORMAT")
 
 
 def _num(v: float) -> str:
-    """2.0 -> "2", 2.5 -> "2.5", 2.333 -> "2.33"."""
-    return f"{round(v, 2):g}"
+    """2.0 -> "2", 2.5 -> "2.5", 2.333 -> "2.33" (with the language's decimal separator)."""
+    v = round(v, 2)
+    return number_format(int(v) if v == int(v) else v)
+
+
+def _points(v: float) -> str:
+    """ "no points" (zero), "1 point", "0.5 points"."""
+    if not v:
+        return _("no points")
+    return ngettext("%(n)s point", "%(n)s points", int(v) if v == int(v) else 2) % {"n": _num(v)}
 
 
 @dataclass
@@ -70,6 +83,10 @@ class TableView:
     result: ResultText | None
     mine: bool = False
     ply: int = 0
+    #: The table's status (``games.Table.Status``: "open", "active", "finished", "aborted").
+    state: str = ""
+    #: A double elimination's bracket key (``double_elim.WINNERS``, ...), or "".
+    bracket: str = ""
     #: The places as shown after the headline: (word, name, markers, how it ended, first), the
     #: ending left out when the headline's ending already says it ("Bob: resigned").
     places: list[tuple[str, str, int, str, bool]] = field(default_factory=list)
@@ -84,6 +101,7 @@ class RoundView:
     byes: list[str]
     standings: list[Any]
     title: str = ""
+    final: bool = False  # a knockout's final round
 
 
 @dataclass
@@ -115,10 +133,12 @@ class YourPart:
 
     anonymous: bool
     registration: Registration | None = None
-    status: str = ""  # "registered", "checked in", "withdrawn" ("" when not entered)
+    status: str = ""  # "registered", "checked in", "withdrawn" ("" when not entered), in words
+    #: The registration's status (``Registration.Status``: "registered", "checked_in", "withdrawn"; "").
+    state: str = ""
     rules: list[str] = field(default_factory=list)
     can_register: bool = False
-    register_label: str = "Register"
+    register_label: str = ""  # "Register", "Register again"
     cannot: str = ""  # why the viewer cannot register
     can_withdraw: bool = False
     withdraw_warning: str = ""
@@ -162,25 +182,36 @@ class EventPage:
 def format_words(t: Tournament) -> str:
     words = str(t.get_format_display())
     if t.format == Tournament.Format.KNOCKOUT and t.seats > 2:
-        words += (
-            " (the winner of each table goes through)"
-            if t.advance == 1
-            else f" (the best {t.advance} of each table go through)"
-        )
+        if t.advance == 1:
+            return _("%(format)s (the winner of each table goes through)") % {"format": words}
+        return ngettext(
+            "%(format)s (the best %(n)d of each table goes through)",
+            "%(format)s (the best %(n)d of each table go through)",
+            t.advance,
+        ) % {"format": words, "n": t.advance}
     return words
 
 
 def status_words(t: Tournament) -> str:
     if t.status == Tournament.Status.RUNNING:
-        words = f"round {t.current_round} of {t.rounds} being played" if t.rounds else "running"
+        if t.rounds:
+            words = _("round %(round)s of %(rounds)s being played") % {
+                "round": t.current_round,
+                "rounds": t.rounds,
+            }
+        else:
+            words = pgettext("event status", "running")
         if t.paused:
-            words += " · paused by the organisers"
+            # Translators: the event's status, when the organisers paused it ("round 3 of 5 being played").
+            words = _("%(status)s · paused by the organisers") % {"status": words}
         return words
-    return {
-        Tournament.Status.DRAFT: "not yet open for registration",
-        Tournament.Status.REGISTRATION: "registration open",
-        Tournament.Status.FINISHED: "finished",
-    }.get(t.status, t.get_status_display())
+    if t.status == Tournament.Status.DRAFT:
+        return _("not yet open for registration")
+    if t.status == Tournament.Status.REGISTRATION:
+        return pgettext("event status", "registration open")
+    if t.status == Tournament.Status.FINISHED:
+        return pgettext("event status", "finished")
+    return str(t.get_status_display())
 
 
 def event_page(tournament_id: int, viewer: Player | None, labels: dict[str, str] | None = None) -> EventPage:
@@ -243,12 +274,12 @@ def _advancing(t: Tournament, rnd: Round, ranks: dict[int, int], seed_of: dict[i
 
 def _table_status(table: Table) -> str:
     if table.status == Table.Status.ACTIVE:
-        return f"playing, ply {table.ply}"
+        return _("playing, ply %(ply)s") % {"ply": table.ply}
     if table.status == Table.Status.OPEN:
-        return "waiting for the players to sit down"
+        return _("waiting for the players to sit down")
     if table.status == Table.Status.ABORTED:
-        return "aborted: no result"
-    return "finished"
+        return _("aborted: no result")
+    return pgettext("table status", "finished")
 
 
 def _round_view(
@@ -284,6 +315,8 @@ def _round_view(
                 number=rt.number,
                 table_id=rt.table_id,
                 label=getattr(rt, "bracket", ""),
+                bracket=getattr(rt, "bracket_kind", ""),
+                state=table.status,
                 seats=seats,
                 status=_table_status(table),
                 finished=result is not None,
@@ -294,14 +327,17 @@ def _round_view(
             )
         )
     if rnd.status == Round.Status.FINISHED:
-        status = "finished"
+        status = pgettext("round status", "finished")
     elif tables:
-        status = f"being played: {done} of {len(tables)} table{'s' if len(tables) != 1 else ''} finished"
+        status = ngettext(
+            "being played: %(done)d of %(n)d table finished",
+            "being played: %(done)d of %(n)d tables finished",
+            len(tables),
+        ) % {"done": done, "n": len(tables)}
     else:
-        status = "being played"
-    title = ""
-    if t.format == Tournament.Format.KNOCKOUT and t.rounds and rnd.number == t.rounds:
-        title = "final"
+        status = pgettext("round status", "being played")
+    final = bool(t.format == Tournament.Format.KNOCKOUT and t.rounds and rnd.number == t.rounds)
+    title = pgettext("knockout round", "final") if final else ""
     return RoundView(
         number=rnd.number,
         status=status,
@@ -310,6 +346,7 @@ def _round_view(
         byes=[names.get(p, "?") for p in rnd.byes],
         standings=getattr(rnd, "standings", []),
         title=title,
+        final=final,
     )
 
 
@@ -318,7 +355,7 @@ def _places(result: ResultText | None) -> list[tuple[str, str, int, str, bool]]:
         return []
     out = []
     for p in result.places:
-        said = bool(p.ending) and f"{p.name}: {p.ending}" in result.ending
+        said = bool(p.ending) and p.name in result.ending and p.ending in result.ending
         out.append((p.word, p.name, p.markers, "" if said else p.ending, p.place == 1))
     return out
 
@@ -333,14 +370,12 @@ def _your_game(
     if current is None or rnd is None:
         return None
     for tv in current.tables:
-        if tv.mine and not tv.finished and tv.status != "aborted: no result":
+        if tv.mine and not tv.finished and tv.state != Table.Status.ABORTED:
             others = [s.name for s in tv.seats if not s.mine]
             return YourGame(
                 round=current.number,
                 table_id=tv.table_id,
-                opponents=" and ".join(others)
-                if len(others) < 3
-                else ", ".join(others[:-1]) + " and " + others[-1],
+                opponents=names_list(others),
                 started=tv.ply > 0,
                 ply=tv.ply,
             )
@@ -357,12 +392,19 @@ def _roster(
     for reg in registrations:
         notes = []
         if reg.joined_round > 1:
-            pts = f"{_num(reg.missed_points)} points" if reg.missed_points else "no points"
-            notes.append(f"entered late: plays from round {reg.joined_round}, {pts} per missed round")
+            notes.append(
+                _("entered late: plays from round %(round)s, %(points)s per missed round")
+                % {"round": reg.joined_round, "points": _points(reg.missed_points)}
+            )
         if reg.no_shows:
-            notes.append(f"{reg.no_shows} no-show{'s' if reg.no_shows != 1 else ''}")
+            notes.append(ngettext("%(n)d no-show", "%(n)d no-shows", reg.no_shows) % {"n": reg.no_shows})
         if reg.manual_byes:
-            notes.append("bye given in round " + ", ".join(str(n) for n in reg.manual_byes))
+            notes.append(
+                ngettext(
+                    "bye given in round %(rounds)s", "byes given in rounds %(rounds)s", len(reg.manual_byes)
+                )
+                % {"rounds": ", ".join(str(n) for n in reg.manual_byes)}
+            )
         rows.append(
             RosterRow(
                 name=reg.player.display_name,
@@ -385,9 +427,9 @@ def _roster(
 # --------------------------------------------------------------------------------------- standings
 def _tiebreak_value(key: str, v: float) -> str:
     if key in ("exit_place",):
-        return "still in" if not v else ordinal(int(v))
+        return pgettext("tie-break value", "still in") if not v else ordinal(int(v))
     if key == "eliminated_in":
-        return "still in" if not v else f"round {int(v)}"
+        return pgettext("tie-break value", "still in") if not v else _("round %(n)d") % {"n": int(v)}
     if key in ("seed", "losses", "wins"):
         return "–" if key == "seed" and not v else str(int(v))
     return _num(v)
@@ -416,10 +458,12 @@ def _standings(
         )
         for row in rows
     ]
-    header = {
-        Tournament.Format.KNOCKOUT: "Rounds survived",
-        Tournament.Format.DOUBLE_ELIMINATION: "Tables won",
-    }.get(t.format, "Points")
+    if t.format == Tournament.Format.KNOCKOUT:
+        header = pgettext("standings column", "Rounds survived")
+    elif t.format == Tournament.Format.DOUBLE_ELIMINATION:
+        header = pgettext("standings column", "Tables won")
+    else:
+        header = pgettext("standings column", "Points")
     columns = [(k, labels.get(k, k.replace("_", " ")), TIEBREAK_HELP.get(k, "")) for k in keys]
     return out, columns, header
 
@@ -437,42 +481,78 @@ def _your_part(
     now = timezone.now()
     is_open = t.status == Tournament.Status.REGISTRATION
     if t.registration_opens:
-        verb = "opens" if now < t.registration_opens else "opened"
-        rules.append(f"Registration {verb} {_when(t.registration_opens)}.")
+        when = {"when": _when(t.registration_opens)}
+        rules.append(
+            (
+                _("Registration opens %(when)s.")
+                if now < t.registration_opens
+                else _("Registration opened %(when)s.")
+            )
+            % when
+        )
     if t.registration_closes:
-        verb = "closes" if now <= t.registration_closes else "closed"
-        rules.append(f"Registration {verb} {_when(t.registration_closes)}.")
+        when = {"when": _when(t.registration_closes)}
+        rules.append(
+            (
+                _("Registration closes %(when)s.")
+                if now <= t.registration_closes
+                else _("Registration closed %(when)s.")
+            )
+            % when
+        )
     game = t.get_game_display()
+    bounds = {"min": t.rating_min, "max": t.rating_max, "game": game}
     if t.rating_min is not None and t.rating_max is not None:
-        rules.append(f"Open to players rated {t.rating_min} to {t.rating_max} in {game}.")
+        rules.append(_("Open to players rated %(min)s to %(max)s in %(game)s.") % bounds)
     elif t.rating_min is not None:
-        rules.append(f"Open to players rated {t.rating_min} or more in {game}.")
+        rules.append(_("Open to players rated %(min)s or more in %(game)s.") % bounds)
     elif t.rating_max is not None:
-        rules.append(f"Open to players rated {t.rating_max} or less in {game}.")
+        rules.append(_("Open to players rated %(max)s or less in %(game)s.") % bounds)
     full = t.max_players is not None and registered >= t.max_players
     if t.max_players is not None:
-        taken = f"{registered} of {t.max_players} places taken"
-        rules.append(f"Full: {taken}." if full else f"{taken[0].upper()}{taken[1:]}.")
+        taken = {"taken": registered, "n": t.max_players}
+        if full:
+            rules.append(
+                ngettext(
+                    "Full: %(taken)d of %(n)d place taken.",
+                    "Full: %(taken)d of %(n)d places taken.",
+                    t.max_players,
+                )
+                % taken
+            )
+        else:
+            rules.append(
+                ngettext("%(taken)d of %(n)d place taken.", "%(taken)d of %(n)d places taken.", t.max_players)
+                % taken
+            )
     else:
-        rules.append(f"{registered} player{'s' if registered != 1 else ''} registered, no limit on places.")
+        rules.append(
+            ngettext(
+                "%(n)d player registered, no limit on places.",
+                "%(n)d players registered, no limit on places.",
+                registered,
+            )
+            % {"n": registered}
+        )
     if t.check_in:
-        rules.append("Check-in required: only players who checked in are paired when the event starts.")
-    you = YourPart(anonymous=viewer is None, rules=rules)
+        rules.append(_("Check-in required: only players who checked in are paired when the event starts."))
+    you = YourPart(anonymous=viewer is None, rules=rules, register_label=pgettext("event", "Register"))
     if viewer is None:
         return you
     reg = next((r for r in registrations if r.player_id == viewer.pk), None)
     active = reg is not None and reg.status != Registration.Status.WITHDRAWN
     you.registration = reg
-    you.status = reg.get_status_display() if reg is not None else ""
+    you.status = str(reg.get_status_display()) if reg is not None else ""
+    you.state = reg.status if reg is not None else ""
     if active:
         you.can_withdraw = t.status in (Tournament.Status.REGISTRATION, Tournament.Status.RUNNING)
         if t.status == Tournament.Status.RUNNING:
-            you.withdraw_warning = (
+            you.withdraw_warning = _(
                 "You will not be paired again, and a game you are playing now in this event is "
                 "resigned. You cannot come back once the event has started."
             )
         else:
-            you.withdraw_warning = (
+            you.withdraw_warning = _(
                 "Your place is given up; you may register again while registration is open."
             )
         you.can_check_in = (
@@ -484,33 +564,40 @@ def _your_part(
                 you.final_place = ordinal(mine.place)
         return you
     if reg is not None:
-        you.register_label = "Register again"
+        you.register_label = pgettext("event", "Register again")
     # why the viewer may not register, in the order the service checks (then the new rules)
     own = ratings.get(viewer.pk)
     rating = display.rating(own.mu) if own is not None else 1500
+    yours = {"game": game, "rating": rating, "min": t.rating_min, "max": t.rating_max}
     if t.status == Tournament.Status.DRAFT:
-        you.cannot = "Registration is not open yet."
+        you.cannot = _("Registration is not open yet.")
     elif t.status == Tournament.Status.RUNNING:
-        you.cannot = "Registration is closed: the event has started."
+        you.cannot = _("Registration is closed: the event has started.")
     elif t.status == Tournament.Status.FINISHED:
-        you.cannot = "The event is over."
+        you.cannot = _("The event is over.")
     elif viewer.is_guest:
-        you.cannot = "Guests cannot play in events: make a full account to register."
+        you.cannot = _("Guests cannot play in events: make a full account to register.")
     elif t.registration_opens and now < t.registration_opens:
-        you.cannot = f"Registration opens {_when(t.registration_opens)}."
+        you.cannot = _("Registration opens %(when)s.") % {"when": _when(t.registration_opens)}
     elif t.registration_closes and now > t.registration_closes:
-        you.cannot = f"Registration closed {_when(t.registration_closes)}."
+        you.cannot = _("Registration closed %(when)s.") % {"when": _when(t.registration_closes)}
     elif full:
-        you.cannot = f"The event is full: {registered} of {t.max_players} places taken."
+        you.cannot = ngettext(
+            "The event is full: %(taken)d of %(n)d place taken.",
+            "The event is full: %(taken)d of %(n)d places taken.",
+            t.max_players or 0,
+        ) % {"taken": registered, "n": t.max_players}
     elif t.rating_min is not None and rating < t.rating_min:
-        you.cannot = f"Your {game} rating, {rating}, is below the minimum of {t.rating_min}."
+        you.cannot = _("Your %(game)s rating, %(rating)s, is below the minimum of %(min)s.") % yours
     elif t.rating_max is not None and rating > t.rating_max:
-        you.cannot = f"Your {game} rating, {rating}, is above the maximum of {t.rating_max}."
+        you.cannot = _("Your %(game)s rating, %(rating)s, is above the maximum of %(max)s.") % yours
     else:
         you.can_register = True
     if t.rating_min is not None or t.rating_max is not None:
-        shown = f"{rating}" if own is not None else "1500 (no rating yet)"
-        you.rules.append(f"Your {game} rating: {shown}.")
+        if own is not None:
+            you.rules.append(_("Your %(game)s rating: %(rating)s.") % yours)
+        else:
+            you.rules.append(_("Your %(game)s rating: 1500 (no rating yet).") % yours)
     return you
 
 
@@ -564,8 +651,12 @@ def _bracket(t: Tournament, views: list[RoundView], rounds: list[Round], names: 
             boxes.append(
                 bracket_svg.Box(
                     key=f"bye{v.number}-{p}",
-                    title="Bye",
-                    entries=(bracket_svg.Entry(names.get(p, "?"), "bye", advanced=True, key=p),),
+                    title=pgettext("bracket box", "Bye"),
+                    entries=(
+                        bracket_svg.Entry(
+                            names.get(p, "?"), pgettext("bracket entry", "bye"), advanced=True, key=p
+                        ),
+                    ),
                     feeds=((p, target),) if target else (),
                     band=band,
                 )
@@ -576,7 +667,9 @@ def _bracket(t: Tournament, views: list[RoundView], rounds: list[Round], names: 
             for s in tv.seats:
                 note = s.note
                 if double and tv.finished:
-                    note = "won" if s.advanced else "lost"
+                    note = (
+                        pgettext("bracket entry", "won") if s.advanced else pgettext("bracket entry", "lost")
+                    )
                 entries.append(
                     bracket_svg.Entry(
                         s.name, note, advanced=s.advanced, out=tv.finished and not s.advanced, key=s.player
@@ -586,12 +679,12 @@ def _bracket(t: Tournament, views: list[RoundView], rounds: list[Round], names: 
                     target = next_box(s.player, v.number)
                     if target:
                         feeds.append((s.player, target))
-            losers = tv.label.startswith(double_elim.BRACKET_NAMES[double_elim.LOSERS])
-            title = f"Table {tv.number}"
-            if double and tv.label.startswith(double_elim.BRACKET_NAMES[double_elim.GRAND_FINAL]):
+            losers = tv.bracket == double_elim.LOSERS
+            title = pgettext("bracket box", "Table %(n)s") % {"n": tv.number}
+            if double and tv.bracket in (double_elim.GRAND_FINAL, double_elim.RESET):
                 title = tv.label
             if not tv.finished:
-                title += f" · {tv.status}"
+                title = f"{title} · {tv.status}"
             boxes.append(
                 bracket_svg.Box(
                     key=f"t{tv.table_id}",
@@ -603,8 +696,7 @@ def _bracket(t: Tournament, views: list[RoundView], rounds: list[Round], names: 
                     current=not tv.finished,
                 )
             )
-        heading = f"Round {v.number}" + (" · final" if v.title == "final" else "")
-        columns.append(bracket_svg.Column(heading, tuple(boxes)))
+        columns.append(bracket_svg.Column(_round_heading(v.number, v.final), tuple(boxes)))
     if not double and t.seeds and t.rounds and last_round < t.rounds:
         try:
             plan = knockout_plan.bracket(len(t.seeds), t.seats, t.advance)
@@ -613,11 +705,31 @@ def _bracket(t: Tournament, views: list[RoundView], rounds: list[Round], names: 
         for n in range(last_round + 1, t.rounds + 1):
             if n - 1 < len(plan):
                 boxes = tuple(
-                    bracket_svg.Box(key=f"plan{n}-{i}", title=f"Table {i + 1}", entries=())
+                    bracket_svg.Box(
+                        key=f"plan{n}-{i}",
+                        title=pgettext("bracket box", "Table %(n)s") % {"n": i + 1},
+                        entries=(),
+                    )
                     for i in range(len(plan[n - 1].tables))
                 )
-                heading = f"Round {n}" + (" · final" if n == t.rounds else "")
-                columns.append(bracket_svg.Column(heading, boxes))
-    label = f"{t.name}: the {'double elimination ' if double else ''}bracket"
-    titles = {0: "Winners bracket", 1: "Losers bracket"} if double else None
+                columns.append(bracket_svg.Column(_round_heading(n, n == t.rounds), boxes))
+    if double:
+        label = _("%(event)s: the double elimination bracket") % {"event": t.name}
+    else:
+        label = _("%(event)s: the bracket") % {"event": t.name}
+    titles = (
+        {
+            0: str(double_elim.bracket_name(double_elim.WINNERS)),
+            1: str(double_elim.bracket_name(double_elim.LOSERS)),
+        }
+        if double
+        else None
+    )
     return bracket_svg.render(columns, label=label, band_titles=titles)
+
+
+def _round_heading(number: int, final: bool) -> str:
+    """A bracket column's heading: "Round 2", "Round 3 · final"."""
+    if final:
+        return pgettext("bracket column", "Round %(n)s · final") % {"n": number}
+    return pgettext("bracket column", "Round %(n)s") % {"n": number}

@@ -11,6 +11,9 @@ from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from common.errors import NotFound, ServiceError
@@ -40,10 +43,6 @@ def _ladder(ladder_id: int) -> Ladder:
         raise Http404("no such ladder") from None
 
 
-def _places(n: int) -> str:
-    return f"{n} player{'' if n == 1 else 's'}"
-
-
 @login_required
 @require_POST
 def ladder_action_page(request: HttpRequest, ladder_id: int, action: str) -> HttpResponse:
@@ -56,11 +55,19 @@ def ladder_action_page(request: HttpRequest, ladder_id: int, action: str) -> Htt
             count = LadderMember.objects.filter(ladder=ladder).count()
             if member.position is not None:
                 messages.success(
-                    request, f"You joined {ladder}: you are in place {member.position} of {count}"
+                    request,
+                    _("You joined %(ladder)s: you are in place %(place)d of %(n)d")
+                    % {"ladder": ladder, "place": member.position, "n": count},
                 )
             else:
                 messages.success(
-                    request, f"You joined {ladder}: {_places(count)} on the ladder, ordered by rating"
+                    request,
+                    ngettext(
+                        "You joined %(ladder)s: %(n)d player on the ladder, ordered by rating",
+                        "You joined %(ladder)s: %(n)d players on the ladder, ordered by rating",
+                        count,
+                    )
+                    % {"ladder": ladder, "n": count},
                 )
         elif action == "leave":
             mine = Q(challenger=me) | Q(challenged=me)
@@ -68,35 +75,48 @@ def ladder_action_page(request: HttpRequest, ladder_id: int, action: str) -> Htt
                 Challenge.objects.filter(ladder=ladder, status=Challenge.Status.PENDING).filter(mine).count()
             )
             ladders.ladder_leave(ladder=ladder, player=me)
-            cancelled = (
-                f"; your {pending} open challenge{'' if pending == 1 else 's'} cancelled" if pending else ""
-            )
-            messages.success(request, f"You left {ladder}{cancelled}")
+            if pending:
+                left = ngettext(
+                    "You left %(ladder)s; your %(n)d open challenge cancelled",
+                    "You left %(ladder)s; your %(n)d open challenges cancelled",
+                    pending,
+                )
+            else:
+                left = _("You left %(ladder)s")
+            messages.success(request, left % {"ladder": ladder, "n": pending})
         elif action == "queue":
             ladders.queue_join(ladder=ladder, player=me)
             waiting = QueueEntry.objects.filter(ladder=ladder).count()
             messages.success(
                 request,
-                f"You joined the queue of {ladder}: {_places(waiting)} waiting for a table of {ladder.seats}",
+                ngettext(
+                    "You joined the queue of %(ladder)s: %(n)d player waiting for a table of %(seats)d",
+                    "You joined the queue of %(ladder)s: %(n)d players waiting for a table of %(seats)d",
+                    waiting,
+                )
+                % {"ladder": ladder, "n": waiting, "seats": ladder.seats},
             )
         elif action == "unqueue":
             if not QueueEntry.objects.filter(ladder=ladder, player=me).exists():
-                messages.info(request, f"You were not in the queue of {ladder}")
+                messages.info(request, _("You were not in the queue of %(ladder)s") % {"ladder": ladder})
             else:
                 ladders.queue_leave(ladder=ladder, player=me)
-                messages.success(request, f"You left the queue of {ladder}")
+                messages.success(request, _("You left the queue of %(ladder)s") % {"ladder": ladder})
         elif action == "challenge":
             raw = request.POST.get("player", "")
             target = selectors.find_player(raw) if raw.isdigit() else None
             if target is None:
-                messages.error(request, "there is no such player")
+                messages.error(request, _("there is no such player"))
                 return back
             c = ladders.challenge_create(ladder=ladder, challenger=me, challenged=target)
             messages.success(
                 request,
-                f"You challenged {target.display_name}: they have until "
-                f"{timezone.localtime(c.expires_at):%d %b %H:%M} {timezone.get_current_timezone_name()} "
-                "to answer",
+                _("You challenged %(name)s: they have until %(when)s %(zone)s to answer")
+                % {
+                    "name": target.display_name,
+                    "when": date_format(timezone.localtime(c.expires_at), "SHORT_DATETIME_FORMAT"),
+                    "zone": timezone.get_current_timezone_name(),
+                },
             )
         else:
             raise Http404("no such ladder action")
@@ -121,7 +141,9 @@ def challenge_action_page(request: HttpRequest, challenge_id: int, action: str) 
         if action == "accept":
             table = ladders.challenge_accept(challenge_id=c.pk, by=me)
             messages.success(
-                request, f"Challenge accepted: your game against {opponent.display_name} is ready"
+                request,
+                _("Challenge accepted: your game against %(name)s is ready")
+                % {"name": opponent.display_name},
             )
             return redirect("table", table_id=table.pk)
         ladders.challenge_answer(challenge_id=c.pk, by=me, decision=action)
@@ -129,7 +151,9 @@ def challenge_action_page(request: HttpRequest, challenge_id: int, action: str) 
         messages.error(request, exc.detail)
         return back
     if action == "decline":
-        messages.success(request, f"You declined {opponent.display_name}'s challenge")
+        messages.success(request, _("You declined %(name)s's challenge") % {"name": opponent.display_name})
     else:
-        messages.success(request, f"You cancelled your challenge to {opponent.display_name}")
+        messages.success(
+            request, _("You cancelled your challenge to %(name)s") % {"name": opponent.display_name}
+        )
     return back

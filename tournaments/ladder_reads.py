@@ -15,7 +15,10 @@ from django.conf import settings
 from django.db.models import Q
 from django.db.models.functions import Coalesce
 from django.utils import timezone
+from django.utils.formats import number_format
 from django.utils.timesince import timeuntil
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
 
 from games.models import Player, Table
 from games.wording import describe_tables
@@ -92,17 +95,35 @@ class LadderView:
     more_history: bool = False
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
 def _duration(seconds: float) -> str:
+    """ "45 seconds", "5 minutes", "2 hours"."""
     seconds = max(0, round(seconds))
     if seconds < 90:
-        return _plural(seconds, "second")
+        return ngettext("%(n)d second", "%(n)d seconds", seconds) % {"n": seconds}
     if seconds < 90 * 60:
-        return _plural(round(seconds / 60), "minute")
-    return _plural(round(seconds / 3600), "hour")
+        minutes = round(seconds / 60)
+        return ngettext("%(n)d minute", "%(n)d minutes", minutes) % {"n": minutes}
+    hours = round(seconds / 3600)
+    return ngettext("%(n)d hour", "%(n)d hours", hours) % {"n": hours}
+
+
+def _count(value: float) -> int:
+    """The count that picks the plural form for ``value`` (a number of days or hours that may have
+    a fraction: 2.5 days take the form of 2, as in Russian "2,5 дня")."""
+    return int(value) if value == int(value) else 2
+
+
+def _number(value: float) -> str:
+    """3.0 -> "3", 2.5 -> "2.5" (with the language's decimal separator)."""
+    return number_format(int(value) if value == int(value) else value)
+
+
+def _days(value: float) -> str:
+    return ngettext("%(n)s day", "%(n)s days", _count(value)) % {"n": _number(value)}
+
+
+def _hours(value: float) -> str:
+    return ngettext("%(n)s hour", "%(n)s hours", _count(value)) % {"n": _number(value)}
 
 
 def _matchmaking_every() -> float:
@@ -116,57 +137,89 @@ def rules_text(ladder: Ladder) -> str:
     """The ladder's rules in a sentence or two."""
     clock = ladder.time_control_text
     if ladder.seats > 2:
-        return (
-            f"Tables of {ladder.seats}, {clock}, rated. Join the queue: a table forms from the players "
-            f"waiting once they are evenly matched by rating; whoever has waited "
-            f"{_duration(ladder.queue_wait_seconds)} is seated at the best table there is, even or not."
-        )
+        return _(
+            "Tables of %(seats)d, %(clock)s, rated. Join the queue: a table forms from the players "
+            "waiting once they are evenly matched by rating; whoever has waited "
+            "%(wait)s is seated at the best table there is, even or not."
+        ) % {"seats": ladder.seats, "clock": clock, "wait": _duration(ladder.queue_wait_seconds)}
     if ladder.challenge_places:
-        reach = f"up to {_plural(ladder.challenge_places, 'place')} above you"
+        reach = ngettext(
+            "Tables of 2, %(clock)s, rated. Challenge anyone up to %(n)d place above you.",
+            "Tables of 2, %(clock)s, rated. Challenge anyone up to %(n)d places above you.",
+            ladder.challenge_places,
+        ) % {"clock": clock, "n": ladder.challenge_places}
     else:
-        reach = "up to 10 places above you (or 40 % of the places above you, if that is more)"
-    days = f"{ladder.challenge_days:g} day{'' if ladder.challenge_days == 1 else 's'}"
-    text = f"Tables of 2, {clock}, rated. Challenge anyone {reach}. "
+        reach = _(
+            "Tables of 2, %(clock)s, rated. Challenge anyone up to 10 places above you (or 40 %% of the "
+            "places above you, if that is more)."
+        ) % {"clock": clock}
+    days = _days(ladder.challenge_days)
     if ladder.kind == Ladder.Kind.POSITION:
-        text += (
-            f"A challenger who wins takes the place; a challenge not answered within {days} is a forfeit "
-            f"(the challenger takes the place). Each player may decline at most "
-            f"{_plural(ladder.max_declines, 'challenge')} in {ladder.decline_period_days:g} days. "
-        )
+        order = ngettext(
+            "A challenger who wins takes the place; a challenge not answered within %(days)s is a forfeit "
+            "(the challenger takes the place). Each player may decline at most %(n)d challenge in "
+            "%(period)s.",
+            "A challenger who wins takes the place; a challenge not answered within %(days)s is a forfeit "
+            "(the challenger takes the place). Each player may decline at most %(n)d challenges in "
+            "%(period)s.",
+            ladder.max_declines,
+        ) % {"days": days, "n": ladder.max_declines, "period": _days(ladder.decline_period_days)}
     else:
-        text += f"The ladder is ordered by rating; a challenge not answered within {days} expires. "
-    text += (
-        f"At most {_plural(ladder.max_open_challenges, 'open challenge')} each (made or received); "
-        f"after a decline, wait {ladder.decline_cooldown_hours:g} hours before challenging that player again."
-    )
-    return text
+        order = _("The ladder is ordered by rating; a challenge not answered within %(days)s expires.") % {
+            "days": days
+        }
+    most = ngettext(
+        "At most %(n)d open challenge each (made or received); after a decline, wait %(hours)s before "
+        "challenging that player again.",
+        "At most %(n)d open challenges each (made or received); after a decline, wait %(hours)s before "
+        "challenging that player again.",
+        ladder.max_open_challenges,
+    ) % {"n": ladder.max_open_challenges, "hours": _hours(ladder.decline_cooldown_hours)}
+    return " ".join((reach, order, most))
 
 
 def _wait(ladder: Ladder, queue: list[Waiting], now: datetime) -> tuple[str, str]:
     """An estimated wait for the queue in words, and how it is estimated."""
     seats, limit, every = ladder.seats, ladder.queue_wait_seconds, _matchmaking_every()
-    how = (
-        f"Estimated from the queue: matchmaking runs about every {_duration(every)}; it seats "
-        f"evenly matched players at once, and seats whoever has waited {_duration(limit)} at the "
+    how = _(
+        "Estimated from the queue: matchmaking runs about every %(every)s; it seats "
+        "evenly matched players at once, and seats whoever has waited %(limit)s at the "
         "best table there is."
-    )
+    ) % {"every": _duration(every), "limit": _duration(limit)}
     n = len(queue)
     if n == 0:
-        return f"Nobody is waiting: a table needs {seats} players.", how
+        return ngettext(
+            "Nobody is waiting: a table needs %(seats)d player.",
+            "Nobody is waiting: a table needs %(seats)d players.",
+            seats,
+        ) % {"seats": seats}, how
     if n < seats:
         more = seats - n
         return (
-            f"{_plural(more, 'more player')} needed for a table of {seats}; once they join, "
-            f"a table forms within about {_duration(limit + every)}.",
+            ngettext(
+                "%(n)d more player needed for a table of %(seats)d; once they join, a table forms within "
+                "about %(wait)s.",
+                "%(n)d more players needed for a table of %(seats)d; once they join, a table forms within "
+                "about %(wait)s.",
+                more,
+            )
+            % {"n": more, "seats": seats, "wait": _duration(limit + every)},
             how,
         )
     longest = (now - queue[0].since).total_seconds()
     left = max(0.0, limit - longest) + every
-    return f"{n} waiting for tables of {seats}: the next table forms within about {_duration(left)}.", how
+    return ngettext(
+        "%(n)d waiting for tables of %(seats)d: the next table forms within about %(wait)s.",
+        "%(n)d waiting for tables of %(seats)d: the next table forms within about %(wait)s.",
+        n,
+    ) % {"n": n, "seats": seats, "wait": _duration(left)}, how
 
 
 def _expires(at: datetime, now: datetime) -> str:
-    return f"in {timeuntil(at, now)}" if at > now else "now (the housekeeping will close it)"
+    if at > now:
+        # Translators: when an open challenge expires: "in 2 days, 3 hours".
+        return _("in %(time)s") % {"time": timeuntil(at, now)}
+    return _("now (the housekeeping will close it)")
 
 
 def _challenge_history(ladder: Ladder) -> tuple[list[Game], bool]:
@@ -189,18 +242,35 @@ def _challenge_history(ladder: Ladder) -> tuple[list[Game], bool]:
     games = []
     for c in found:
         a, b = c.challenger.display_name, c.challenged.display_name
-        took = f"{a} took {b}'s place" if position else ""
+        took = (
+            _("%(challenger)s took %(challenged)s's place") % {"challenger": a, "challenged": b}
+            if position
+            else ""
+        )
         if c.outcome == Challenge.Outcome.FORFEIT:
-            games.append(Game(None, c.at, "forfeit", f"{b} did not answer {a}'s challenge in time", "", took))
+            games.append(
+                Game(
+                    None,
+                    c.at,
+                    pgettext("ladder game", "forfeit"),
+                    _("%(challenged)s did not answer %(challenger)s's challenge in time")
+                    % {"challenger": a, "challenged": b},
+                    "",
+                    took,
+                )
+            )
             continue
         r = results.get(c.table_id) if c.table_id else None
         if r is None:
             continue
         first, second = r.places[0], r.places[-1]
         drew = first.place == second.place
-        text = f"{a} and {b} drew" if drew else f"{first.name} beat {second.name}"
+        if drew:
+            text = _("%(challenger)s and %(challenged)s drew") % {"challenger": a, "challenged": b}
+        else:
+            text = _("%(winner)s beat %(loser)s") % {"winner": first.name, "loser": second.name}
         moved = took if c.outcome == Challenge.Outcome.CHALLENGER else ""
-        games.append(Game(c.table_id, c.at, "challenge", text, r.ending, moved))
+        games.append(Game(c.table_id, c.at, pgettext("ladder game", "challenge"), text, r.ending, moved))
     return games, more
 
 
@@ -217,8 +287,12 @@ def _queue_history(ladder: Ladder) -> tuple[list[Game], bool]:
     for pk, at in found:
         r = results.get(pk)
         if r is not None:
-            text = " · ".join(f"{p.word} {p.name}" for p in r.places)
-            games.append(Game(pk, at, "queue table", text, r.ending))
+            text = " · ".join(
+                pgettext("a place and the player in it", "%(place)s %(name)s")
+                % {"place": p.word, "name": p.name}
+                for p in r.places
+            )
+            games.append(Game(pk, at, pgettext("ladder game", "queue table"), text, r.ending))
     return games, more
 
 
@@ -287,16 +361,23 @@ def ladder_view(ladder_id: int, viewer: Player | None) -> LadderView:
                 row.can_challenge, row.reason = refusal is None, refusal.short if refusal else ""
             if ladder.kind == Ladder.Kind.POSITION and view.incoming:
                 declined = ladders.recent_declines(ladder, viewer, now)
-                period = f"{ladder.decline_period_days:g} days"
+                period = _days(ladder.decline_period_days)
                 if declined >= ladder.max_declines:
                     view.may_decline = False
-                    view.decline_note = (
-                        f"You have declined {_plural(declined, 'challenge')} in the last {period}, the most "
-                        "this ladder allows: accept, or the challenge expires as a forfeit."
-                    )
+                    view.decline_note = ngettext(
+                        "You have declined %(n)d challenge in the last %(period)s, the most this ladder "
+                        "allows: accept, or the challenge expires as a forfeit.",
+                        "You have declined %(n)d challenges in the last %(period)s, the most this ladder "
+                        "allows: accept, or the challenge expires as a forfeit.",
+                        declined,
+                    ) % {"n": declined, "period": period}
                 else:
                     left = ladder.max_declines - declined
-                    view.decline_note = f"You may decline {_plural(left, 'more challenge')} in {period}."
+                    view.decline_note = ngettext(
+                        "You may decline %(n)d more challenge in %(period)s.",
+                        "You may decline %(n)d more challenges in %(period)s.",
+                        left,
+                    ) % {"n": left, "period": period}
         view.history, view.more_history = _challenge_history(ladder)
     else:
         entries = QueueEntry.objects.filter(ladder=ladder).select_related("player").order_by("joined", "pk")

@@ -38,6 +38,9 @@ from typing import Any
 from django.db import transaction
 from django.db.models import F, Q, QuerySet
 from django.utils import timezone
+from django.utils.formats import date_format, time_format
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
 
 from common.errors import Conflict, Forbidden, InvalidInput, NotFound, ServiceError
 from games import services as games
@@ -79,15 +82,18 @@ def ladder_create(
 ) -> Ladder:
     require_organiser(league, organiser)
     if game not in GameKind.values or seats not in (2, 3, 4):
-        raise InvalidInput("a ladder needs a game (shacru, azacru, pacru) and 2 to 4 seats")
+        raise InvalidInput(_("a ladder needs a game (shacru, azacru, pacru) and 2 to 4 seats"))
     if kind not in Ladder.Kind.values:
-        raise InvalidInput(f"kind must be one of {', '.join(Ladder.Kind.values)}, not {kind!r}")
+        raise InvalidInput(
+            _("kind must be one of %(kinds)s, not %(kind)s")
+            % {"kinds": ", ".join(Ladder.Kind.values), "kind": repr(kind)}
+        )
     if kind == Ladder.Kind.POSITION and seats != 2:
-        raise InvalidInput("a position ladder is played by challenges, at tables of 2")
+        raise InvalidInput(_("a position ladder is played by challenges, at tables of 2"))
     if max_open_challenges < 1:
-        raise InvalidInput("max_open_challenges must be at least 1")
+        raise InvalidInput(_("max_open_challenges must be at least 1"))
     if Ladder.objects.filter(league=league, game=game).exists():
-        raise Conflict(f"{league.name} has a {game} ladder already")
+        raise Conflict(_("%(league)s has a %(game)s ladder already") % {"league": league.name, "game": game})
     try:
         tc = TimeControl.from_dict(time_control)
     except ValueError as exc:
@@ -119,7 +125,7 @@ def ladder_join(*, ladder: Ladder, player: Player) -> LadderMember:
     ladder = _locked_ladder(ladder)
     ladder.league.members.add(player)
     if LadderMember.objects.filter(ladder=ladder, player=player).exists():
-        raise Conflict("you are on this ladder already")
+        raise Conflict(_("you are on this ladder already"))
     position = None
     if ladder.kind == Ladder.Kind.POSITION:
         position = LadderMember.objects.filter(ladder=ladder).count() + 1  # at the bottom
@@ -131,7 +137,7 @@ def ladder_leave(*, ladder: Ladder, player: Player) -> None:
     ladder = _locked_ladder(ladder)
     member = LadderMember.objects.filter(ladder=ladder, player=player).first()
     if member is None:
-        raise Conflict("you are not on this ladder")
+        raise Conflict(_("you are not on this ladder"))
     member.delete()
     if member.position is not None:  # close the gap
         LadderMember.objects.filter(ladder=ladder, position__gt=member.position).update(
@@ -237,52 +243,110 @@ def challenge_refusal(rules: ChallengeRules, challenged_id: int, name: str) -> R
     """Why the challenger of ``rules`` may not challenge player ``challenged_id`` (called ``name``),
     or ``None`` when they may: the one check behind :func:`challenge_create` and the ladder page."""
     ladder, me = rules.ladder, rules.challenger_id
+    # The ``short`` reasons stand in the ladder's table, in the row of the player who may not be
+    # challenged.
     if ladder.seats != 2:
         return Refusal(
-            Conflict, "this ladder plays at tables of more than two: join its queue instead", "join the queue"
+            Conflict,
+            _("this ladder plays at tables of more than two: join its queue instead"),
+            pgettext("ladder: why no challenge", "join the queue"),
         )
     if me == challenged_id:
-        return Refusal(InvalidInput, "you cannot challenge yourself", "you")
+        return Refusal(
+            InvalidInput,
+            _("you cannot challenge yourself"),
+            pgettext("ladder: why no challenge (the viewer's own row)", "you"),
+        )
     if me not in rules.order:
-        return Refusal(Forbidden, "join the ladder before challenging", "join the ladder to challenge")
+        return Refusal(
+            Forbidden,
+            _("join the ladder before challenging"),
+            pgettext("ladder: why no challenge", "join the ladder to challenge"),
+        )
     if challenged_id not in rules.order:
-        return Refusal(InvalidInput, f"{name} is not on this ladder", "not on the ladder")
+        return Refusal(
+            InvalidInput,
+            _("%(name)s is not on this ladder") % {"name": name},
+            pgettext("ladder: why no challenge", "not on the ladder"),
+        )
     mine, theirs = rules.order[me], rules.order[challenged_id]
     if theirs >= mine:
-        return Refusal(InvalidInput, "you can challenge only players above you", "below you")
+        return Refusal(
+            InvalidInput,
+            _("you can challenge only players above you"),
+            pgettext("ladder: why no challenge", "below you"),
+        )
     places = reach(ladder, mine)
     if mine - theirs > places:
         return Refusal(
             InvalidInput,
-            f"from place {mine} you can challenge up to {places} places above you",
-            f"more than {places} place{'s' if places != 1 else ''} above you",
+            ngettext(
+                "from place %(place)d you can challenge up to %(n)d place above you",
+                "from place %(place)d you can challenge up to %(n)d places above you",
+                places,
+            )
+            % {"place": mine, "n": places},
+            ngettext("more than %(n)d place above you", "more than %(n)d places above you", places)
+            % {"n": places},
         )
     status = rules.open_pairs.get(frozenset((me, challenged_id)))
     if status is not None:
         return Refusal(
             Conflict,
-            f"you and {name} have a challenge open already: play or answer it first",
-            "your game with them is still being played"
+            _("you and %(name)s have a challenge open already: play or answer it first") % {"name": name},
+            pgettext("ladder: why no challenge", "your game with them is still being played")
             if status == Challenge.Status.ACCEPTED
-            else "challenge open already",
+            else pgettext("ladder: why no challenge", "challenge open already"),
         )
-    for who, whose, short in ((me, "you have", "you have"), (challenged_id, f"{name} has", "they have")):
-        count = rules.open_counts.get(who, 0)
-        if count >= ladder.max_open_challenges:
-            return Refusal(
-                Conflict,
-                f"{whose} {count} open challenges, the most this ladder allows: finish one first",
-                f"{short} {count} open challenges (the most)",
+    count = rules.open_counts.get(me, 0)
+    if count >= ladder.max_open_challenges:
+        return Refusal(
+            Conflict,
+            ngettext(
+                "you have %(n)d open challenge, the most this ladder allows: finish one first",
+                "you have %(n)d open challenges, the most this ladder allows: finish one first",
+                count,
             )
+            % {"n": count},
+            ngettext(
+                "you have %(n)d open challenge (the most)", "you have %(n)d open challenges (the most)", count
+            )
+            % {"n": count},
+        )
+    count = rules.open_counts.get(challenged_id, 0)
+    if count >= ladder.max_open_challenges:
+        return Refusal(
+            Conflict,
+            ngettext(
+                "%(name)s has %(n)d open challenge, the most this ladder allows: finish one first",
+                "%(name)s has %(n)d open challenges, the most this ladder allows: finish one first",
+                count,
+            )
+            % {"name": name, "n": count},
+            ngettext(
+                "they have %(n)d open challenge (the most)",
+                "they have %(n)d open challenges (the most)",
+                count,
+            )
+            % {"n": count},
+        )
     again = rules.declined_until.get(challenged_id)
     if again is not None and again > rules.now:
         # In the reader's time zone on pages (their setting), UTC in the API.
         local, zone = timezone.localtime(again), timezone.get_current_timezone_name()
         return Refusal(
             Conflict,
-            f"{name} declined your challenge recently: you can challenge them again after "
-            f"{local:%Y-%m-%d %H:%M} {zone}",
-            f"declined you: again after {local.day} {local:%b %H:%M} {zone}",
+            _(
+                "%(name)s declined your challenge recently: you can challenge them again after "
+                "%(when)s %(zone)s"
+            )
+            % {"name": name, "when": date_format(local, "SHORT_DATETIME_FORMAT"), "zone": zone},
+            _("declined you: again after %(day)s %(time)s %(zone)s")
+            % {
+                "day": date_format(local, "MONTH_DAY_FORMAT"),
+                "time": time_format(local, "TIME_FORMAT"),
+                "zone": zone,
+            },
         )
     return None
 
@@ -313,12 +377,12 @@ def recent_declines(ladder: Ladder, player: Player, now: datetime | None = None)
 def _pending(challenge_id: int) -> Challenge:
     c = Challenge.objects.select_for_update().select_related("ladder").filter(pk=challenge_id).first()
     if c is None:
-        raise NotFound(f"there is no challenge {challenge_id}")
+        raise NotFound(_("there is no challenge %(id)s") % {"id": challenge_id})
     if c.status != Challenge.Status.PENDING:
-        raise Conflict(f"the challenge is {c.status}")
+        raise Conflict(_("the challenge is %(status)s") % {"status": c.get_status_display()})
     if c.expires_at <= timezone.now():
         _expire(c)
-        raise Conflict("the challenge has expired")
+        raise Conflict(_("the challenge has expired"))
     return c
 
 
@@ -326,7 +390,7 @@ def _pending(challenge_id: int) -> Challenge:
 def challenge_accept(*, challenge_id: int, by: Player) -> Table:
     c = _pending(challenge_id)
     if by.pk != c.challenged_id:
-        raise Forbidden("only the challenged player may accept")
+        raise Forbidden(_("only the challenged player may accept"))
     table = games.table_create(
         creator=c.challenged,
         game=c.ladder.game,
@@ -357,14 +421,20 @@ def challenge_answer(*, challenge_id: int, by: Player, decision: str) -> Challen
             declines = recent_declines(ladder, by, now)
             if declines >= ladder.max_declines:
                 raise Conflict(
-                    f"you have declined {declines} challenges in the last {ladder.decline_period_days:g} "
-                    "days, the most this ladder allows: accept, or the challenge expires as a forfeit"
+                    ngettext(
+                        "you have declined %(n)d challenge in the last %(days)s days, the most this ladder "
+                        "allows: accept, or the challenge expires as a forfeit",
+                        "you have declined %(n)d challenges in the last %(days)s days, the most this ladder "
+                        "allows: accept, or the challenge expires as a forfeit",
+                        declines,
+                    )
+                    % {"n": declines, "days": f"{ladder.decline_period_days:g}"}
                 )
         c.status = Challenge.Status.DECLINED
     elif decision == "cancel" and by.pk == c.challenger_id:
         c.status = Challenge.Status.CANCELLED
     else:
-        raise Forbidden("only the challenged player may decline, and only the challenger may cancel")
+        raise Forbidden(_("only the challenged player may decline, and only the challenger may cancel"))
     c.answered_at = now
     c.save(update_fields=["status", "answered_at"])
     send_after_commit(challenge_changed, challenge_id=c.pk, status=c.status)
@@ -454,12 +524,12 @@ def challenge_table_finished(result: GameResult) -> str:
 
 def queue_join(*, ladder: Ladder, player: Player) -> QueueEntry:
     if ladder.seats == 2:
-        raise Conflict("this is a 2-player ladder: challenge someone instead")
+        raise Conflict(_("this is a 2-player ladder: challenge someone instead"))
     if not LadderMember.objects.filter(ladder=ladder, player=player).exists():
-        raise Forbidden("join the ladder before queueing")
+        raise Forbidden(_("join the ladder before queueing"))
     entry, created = QueueEntry.objects.get_or_create(ladder=ladder, player=player)
     if not created:
-        raise Conflict("you are in the queue already")
+        raise Conflict(_("you are in the queue already"))
     return entry
 
 

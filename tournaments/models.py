@@ -7,6 +7,7 @@ Tournaments depend on games, never the reverse: a round's tables are ordinary
 from __future__ import annotations
 
 from django.db import models
+from django.utils.translation import gettext, pgettext_lazy
 
 from games.clocks import TimeControl
 from games.models import GameKind, Player, Table
@@ -47,16 +48,16 @@ class Tournament(models.Model):
     DEFAULT_SWISS_ROUNDS = 5
 
     class Format(models.TextChoices):
-        SWISS = "swiss", "Swiss"
-        ROUND_ROBIN = "round_robin", "round robin"
-        KNOCKOUT = "knockout", "knockout"
-        DOUBLE_ELIMINATION = "double_elim", "Double elimination"
+        SWISS = "swiss", pgettext_lazy("event format", "Swiss")
+        ROUND_ROBIN = "round_robin", pgettext_lazy("event format", "round robin")
+        KNOCKOUT = "knockout", pgettext_lazy("event format", "knockout")
+        DOUBLE_ELIMINATION = "double_elim", pgettext_lazy("event format", "Double elimination")
 
     class Status(models.TextChoices):
-        DRAFT = "draft", "draft"
-        REGISTRATION = "registration", "registration open"
-        RUNNING = "running", "running"
-        FINISHED = "finished", "finished"
+        DRAFT = "draft", pgettext_lazy("event status", "draft")
+        REGISTRATION = "registration", pgettext_lazy("event status", "registration open")
+        RUNNING = "running", pgettext_lazy("event status", "running")
+        FINISHED = "finished", pgettext_lazy("event status", "finished")
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="tournaments")
     season = models.ForeignKey(
@@ -112,9 +113,9 @@ class Tournament(models.Model):
 
 class Registration(models.Model):
     class Status(models.TextChoices):
-        REGISTERED = "registered", "registered"
-        CHECKED_IN = "checked_in", "checked in"
-        WITHDRAWN = "withdrawn", "withdrawn"
+        REGISTERED = "registered", pgettext_lazy("registration status", "registered")
+        CHECKED_IN = "checked_in", pgettext_lazy("registration status", "checked in")
+        WITHDRAWN = "withdrawn", pgettext_lazy("registration status", "withdrawn")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="registrations")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="registrations")
@@ -136,8 +137,8 @@ class Registration(models.Model):
 
 class Round(models.Model):
     class Status(models.TextChoices):
-        RUNNING = "running", "running"
-        FINISHED = "finished", "finished"
+        RUNNING = "running", pgettext_lazy("round status", "running")
+        FINISHED = "finished", pgettext_lazy("round status", "finished")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="round_set")
     number = models.PositiveSmallIntegerField()
@@ -199,8 +200,11 @@ class Ladder(models.Model):
     """
 
     class Kind(models.TextChoices):
-        RATING = "rating", "ordered by rating"
-        POSITION = "position", "ordered by position: a challenger who wins takes the place"
+        RATING = "rating", pgettext_lazy("ladder kind", "ordered by rating")
+        POSITION = (
+            "position",
+            pgettext_lazy("ladder kind", "ordered by position: a challenger who wins takes the place"),
+        )
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="ladders")
     game = models.CharField(max_length=8, choices=GameKind.choices)
@@ -227,7 +231,8 @@ class Ladder(models.Model):
         constraints = [models.UniqueConstraint(fields=["league", "game"], name="ladder_per_league_game")]
 
     def __str__(self) -> str:
-        return self.name or f"{self.league} {self.game} ladder"
+        # Translators: a ladder without a name of its own, e.g. "Riverside Club shacru ladder".
+        return self.name or gettext("%(league)s %(game)s ladder") % {"league": self.league, "game": self.game}
 
     @property
     def time_control_text(self) -> str:
@@ -248,11 +253,11 @@ class LadderMember(models.Model):
 
 class Challenge(models.Model):
     class Status(models.TextChoices):
-        PENDING = "pending", "pending"
-        ACCEPTED = "accepted", "accepted"
-        DECLINED = "declined", "declined"
-        CANCELLED = "cancelled", "cancelled"
-        EXPIRED = "expired", "expired"
+        PENDING = "pending", pgettext_lazy("challenge status", "pending")
+        ACCEPTED = "accepted", pgettext_lazy("challenge status", "accepted")
+        DECLINED = "declined", pgettext_lazy("challenge status", "declined")
+        CANCELLED = "cancelled", pgettext_lazy("challenge status", "cancelled")
+        EXPIRED = "expired", pgettext_lazy("challenge status", "expired")
 
     ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="challenges")
     challenger = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="challenges_made")
@@ -266,10 +271,10 @@ class Challenge(models.Model):
     )
 
     class Outcome(models.TextChoices):
-        CHALLENGER = "challenger", "the challenger won"
-        CHALLENGED = "challenged", "the challenged player won"
-        DRAW = "draw", "drawn"
-        FORFEIT = "forfeit", "not answered in time: a forfeit"
+        CHALLENGER = "challenger", pgettext_lazy("challenge outcome", "the challenger won")
+        CHALLENGED = "challenged", pgettext_lazy("challenge outcome", "the challenged player won")
+        DRAW = "draw", pgettext_lazy("challenge outcome", "drawn")
+        FORFEIT = "forfeit", pgettext_lazy("challenge outcome", "not answered in time: a forfeit")
 
     #: How the challenge ended (empty while it is open).
     outcome = models.CharField(max_length=10, choices=Outcome.choices, blank=True, default="")
@@ -319,9 +324,9 @@ class OrganiserRequest(models.Model):
     """A player asks to become an organiser; staff grant or refuse it."""
 
     class Status(models.TextChoices):
-        PENDING = "pending", "pending"
-        GRANTED = "granted", "granted"
-        REFUSED = "refused", "refused"
+        PENDING = "pending", pgettext_lazy("organiser request status", "pending")
+        GRANTED = "granted", pgettext_lazy("organiser request status", "granted")
+        REFUSED = "refused", pgettext_lazy("organiser request status", "refused")
 
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="organiser_requests")
     message = models.TextField(max_length=1000, blank=True, default="")

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext, pgettext_lazy
 
 from common.errors import Conflict, Forbidden, InvalidInput, NotFound
 from common.tasks import send
@@ -47,15 +49,34 @@ class ResultChange:
 
     @property
     def message(self) -> str:
-        verb = "corrected" if self.corrected else "entered"
-        places = ", ".join(f"{name} {word}" for word, name in self.places)
-        return f"Result of round {self.round}, board {self.board} {verb}: {places} (reason: {self.reason})"
+        words = {
+            "round": self.round,
+            "board": self.board,
+            "places": _places_text(self.places),
+            "reason": self.reason,
+        }
+        if self.corrected:
+            return (
+                _("Result of round %(round)s, board %(board)s corrected: %(places)s (reason: %(reason)s)")
+                % words
+            )
+        return (
+            _("Result of round %(round)s, board %(board)s entered: %(places)s (reason: %(reason)s)") % words
+        )
+
+
+def _places_text(places: list[tuple[str, str]]) -> str:
+    """ "Alice 1st, Bob 2nd" from (place word, name) pairs."""
+    return ", ".join(
+        pgettext("a player and their place at a table", "%(name)s %(place)s") % {"name": name, "place": word}
+        for word, name in places
+    )
 
 
 def _locked_event(tournament_id: int) -> Tournament:
     t = Tournament.objects.select_for_update().select_related("league").filter(pk=tournament_id).first()
     if t is None:
-        raise NotFound(f"there is no tournament {tournament_id}")
+        raise NotFound(_("there is no tournament %(id)s") % {"id": tournament_id})
     return t
 
 
@@ -76,8 +97,14 @@ def correction_refusal(t: Tournament, rnd: Round) -> str | None:
         return None
     if rnd.number == t.current_round and t.paused:
         return None
-    return (
-        f"a {t.get_format_display().lower()}'s later rounds are paired from its results: a finished result "
+    if t.format == Tournament.Format.DOUBLE_ELIMINATION:
+        return _(
+            "a double elimination's later rounds are paired from its results: a finished result "
+            "can be corrected only in the final round, or in the last round played while the event is paused "
+            "(pause it before the round ends, so the next round is not paired yet)"
+        )
+    return _(
+        "a knockout's later rounds are paired from its results: a finished result "
         "can be corrected only in the final round, or in the last round played while the event is paused "
         "(pause it before the round ends, so the next round is not paired yet)"
     )
@@ -95,10 +122,12 @@ def enter_result(
     require_organiser(t.league, by)
     reason = (reason or "").strip()
     if not reason:
-        raise InvalidInput("say why the result is entered or corrected: a reason is required")
+        raise InvalidInput(_("say why the result is entered or corrected: a reason is required"))
     rt = RoundTable.objects.select_related("round").filter(round__tournament=t, table_id=table_id).first()
     if rt is None:
-        raise NotFound(f"table {table_id} is not a table of {t.name}")
+        raise NotFound(
+            _("table %(table)s is not a table of %(event)s") % {"table": table_id, "event": t.name}
+        )
     status = Table.objects.filter(pk=table_id).values_list("status", flat=True).first()
     seats = list(Seat.objects.filter(table_id=table_id).select_related("player").order_by("number"))
     before = {str(s.player_id): s.rank for s in seats}
@@ -115,7 +144,10 @@ def enter_result(
             game = table.game
             transaction.on_commit(lambda: _rerate(game))
     else:
-        raise Conflict(f"board {rt.number} of round {rt.round.number} is not being played and has no result")
+        raise Conflict(
+            _("board %(board)s of round %(round)s is not being played and has no result")
+            % {"board": rt.number, "round": rt.round.number}
+        )
     after = {str(s.player_id): ranks[s.number] for s in seats}
     action = "result corrected" if corrected else "result entered"
     audit(
@@ -146,9 +178,9 @@ def announce(*, tournament_id: int, text: str, by: Player) -> Announcement:
     require_organiser(t.league, by)
     text = (text or "").strip()
     if not text:
-        raise InvalidInput("an announcement needs some text")
+        raise InvalidInput(_("an announcement needs some text"))
     if len(text) > 2000:
-        raise InvalidInput(f"an announcement is at most 2000 characters, not {len(text)}")
+        raise InvalidInput(_("an announcement is at most 2000 characters, not %(n)d") % {"n": len(text)})
     return Announcement.objects.create(tournament=t, author=by, text=text)
 
 
@@ -158,7 +190,7 @@ def announcement_delete(*, tournament_id: int, announcement_id: int, by: Player)
     require_organiser(t.league, by)
     item = Announcement.objects.filter(pk=announcement_id, tournament=t).first()
     if item is None:
-        raise NotFound("there is no such announcement on this event")
+        raise NotFound(_("there is no such announcement on this event"))
     item.delete()
     return item
 
@@ -166,16 +198,23 @@ def announcement_delete(*, tournament_id: int, announcement_id: int, by: Player)
 # ---------------------------------------------------------------------- reads
 
 
+#: What each audit action (``AuditEntry.action``, a stored key) says in the log.
 ACTION_WORDS = {
-    "result entered": "entered a result",
-    "result corrected": "corrected a result",
-    "register": "registered",
-    "remove": "removed",
-    "check in": "checked in",
-    "seeds": "set the seeds",
-    "start": "started the event",
-    "pause": "paused the event",
-    "resume": "resumed the event",
+    "result entered": pgettext_lazy("audit log", "entered a result"),
+    "result corrected": pgettext_lazy("audit log", "corrected a result"),
+    "register": pgettext_lazy("audit log", "registered"),
+    "remove": pgettext_lazy("audit log", "removed"),
+    "check in": pgettext_lazy("audit log", "checked in"),
+    "seeds": pgettext_lazy("audit log", "set the seeds"),
+    "start": pgettext_lazy("audit log", "started the event"),
+    "pause": pgettext_lazy("audit log", "paused the event"),
+    "resume": pgettext_lazy("audit log", "resumed the event"),
+}
+#: The same, naming the player concerned (``%(name)s``).
+ACTION_WORDS_NAMED = {
+    "register": pgettext_lazy("audit log", "registered %(name)s"),
+    "remove": pgettext_lazy("audit log", "removed %(name)s"),
+    "check in": pgettext_lazy("audit log", "checked in %(name)s"),
 }
 
 
@@ -198,32 +237,82 @@ def audit_log(t: Tournament, limit: int = 100) -> list[AuditLine]:
     names = dict(Player.objects.filter(pk__in=ids).values_list("pk", "display_name"))
     lines = []
     for e in entries:
-        d = e.detail or {}
-        what = ACTION_WORDS.get(e.action, e.action)
-        if "after" in d:
-            before = _ranks_words(d.get("before") or {}, names)
-            after = _ranks_words(d["after"], names)
-            what += f" for round {d.get('round')}, board {d.get('board')}: {before} → {after}"
-        elif "name" in d:
-            what += f" {d['name']}"
-        elif "seeds" in d:
-            seeds = sorted(d["seeds"].items(), key=lambda kv: (kv[1] is None, kv[1] or 0))
-            what += ": " + ", ".join(
-                f"{names.get(int(p), '?')} {seed if seed is not None else 'unseeded'}" for p, seed in seeds
+        lines.append(
+            AuditLine(
+                e.at,
+                e.by.display_name if e.by else pgettext("audit log", "someone"),
+                _what(e, names),
+                e.reason,
             )
-        elif e.action in ("pause", "resume") and d.get("round"):
-            what += f" in round {d['round']}"
-        lines.append(AuditLine(e.at, e.by.display_name if e.by else "someone", what, e.reason))
+        )
     return lines
+
+
+def _what(e: AuditEntry, names: dict[int, str]) -> str:
+    """What an audit entry did, in words (names and places)."""
+    d = e.detail or {}
+    if "after" in d:
+        words = {
+            "round": d.get("round"),
+            "board": d.get("board"),
+            "before": _ranks_words(d.get("before") or {}, names),
+            "after": _ranks_words(d["after"], names),
+        }
+        if e.action == "result corrected":
+            return (
+                pgettext(
+                    "audit log",
+                    "corrected a result for round %(round)s, board %(board)s: %(before)s → %(after)s",
+                )
+                % words
+            )
+        if e.action == "result entered":
+            return (
+                pgettext(
+                    "audit log",
+                    "entered a result for round %(round)s, board %(board)s: %(before)s → %(after)s",
+                )
+                % words
+            )
+        return pgettext(
+            "audit log", "%(action)s for round %(round)s, board %(board)s: %(before)s → %(after)s"
+        ) % {
+            **words,
+            "action": ACTION_WORDS.get(e.action, e.action),
+        }
+    if "name" in d:
+        named = ACTION_WORDS_NAMED.get(e.action)
+        if named is not None:
+            return named % {"name": d["name"]}
+        return pgettext("audit log", "%(action)s %(name)s") % {
+            "action": ACTION_WORDS.get(e.action, e.action),
+            "name": d["name"],
+        }
+    if "seeds" in d:
+        seeds = sorted(d["seeds"].items(), key=lambda kv: (kv[1] is None, kv[1] or 0))
+        listed = ", ".join(
+            pgettext("audit log: a player and their seed", "%(name)s %(seed)s")
+            % {
+                "name": names.get(int(p), "?"),
+                "seed": seed if seed is not None else pgettext("audit log", "unseeded"),
+            }
+            for p, seed in seeds
+        )
+        return pgettext("audit log", "set the seeds: %(seeds)s") % {"seeds": listed}
+    if e.action == "pause" and d.get("round"):
+        return pgettext("audit log", "paused the event in round %(round)s") % {"round": d["round"]}
+    if e.action == "resume" and d.get("round"):
+        return pgettext("audit log", "resumed the event in round %(round)s") % {"round": d["round"]}
+    return str(ACTION_WORDS.get(e.action, e.action))
 
 
 def _ranks_words(ranks: dict[str, int | None], names: dict[int, str]) -> str:
     if not ranks or all(r is None for r in ranks.values()):
-        return "not finished"
+        return pgettext("audit log: a table's result", "not finished")
     known = {int(p): r for p, r in ranks.items() if r is not None}
     words = _place_words(known)
     order = sorted(known, key=lambda p: known[p])
-    return ", ".join(f"{names.get(p, '?')} {words[p]}" for p in order)
+    return _places_text([(words[p], names.get(p, "?")) for p in order])
 
 
 def finished_events(leagues: Any, limit: int = 10) -> list[Tournament]:
@@ -234,7 +323,7 @@ def finished_events(leagues: Any, limit: int = 10) -> list[Tournament]:
 
 def require_organiser_of(t: Tournament, player: Player) -> None:
     if not is_organiser(t.league, player):
-        raise Forbidden(f"only organisers of {t.league.name} may do this")
+        raise Forbidden(_("only organisers of %(league)s may do this") % {"league": t.league.name})
 
 
 def matching_players(name: str, limit: int = 20) -> list[Player]:
@@ -259,13 +348,22 @@ def standings_csv(t: Tournament) -> str:
     out = io.StringIO()
     writer = csv.writer(out)
     breaks = list(rows[0].tiebreaks) if rows else []
-    writer.writerow(["place", "player", "points", "played", "wins", *breaks])
+    writer.writerow([*_columns(), pgettext("CSV column", "played"), pgettext("CSV column", "wins"), *breaks])
     for row in rows:
         writer.writerow(
             [row.place, row.display_name, _num(row.points), row.played, row.wins]
             + [_num(row.tiebreaks.get(k, 0)) for k in breaks]
         )
     return out.getvalue()
+
+
+def _columns() -> list[str]:
+    """The first columns of both exports (tie-breaks keep their keys, as in the API)."""
+    return [
+        pgettext("CSV column", "place"),
+        pgettext("CSV column", "player"),
+        pgettext("CSV column", "points"),
+    ]
 
 
 def _num(value: Any) -> str:
@@ -283,7 +381,9 @@ def crosstable_csv(t: Tournament) -> str:
         .values_list("round__number", "table_id", "table__status")
     )
     seats: dict[int, list[Seat]] = {}
-    for seat in Seat.objects.filter(table_id__in=[tid for _, tid, _ in links]).select_related("player"):
+    for seat in Seat.objects.filter(table_id__in=[tid for _number, tid, _status in links]).select_related(
+        "player"
+    ):
         seats.setdefault(seat.table_id, []).append(seat)
     cell: dict[tuple[int, int], str] = {}
     for number, table_id, status in links:
@@ -293,15 +393,18 @@ def crosstable_csv(t: Tournament) -> str:
         for s in group:
             others = ", ".join(o.player.display_name for o in group if o.pk != s.pk)
             what = words.get(s.number) or (
-                "playing" if status == Table.Status.ACTIVE else Table.Status(status).label
+                pgettext("crosstable", "playing")
+                if status == Table.Status.ACTIVE
+                else str(Table.Status(status).label)
             )
-            cell[(s.player_id, number)] = f"{what} v {others}"
+            # Translators: a crosstable cell: the player's place (or the table's state) and whom they met.
+            cell[(s.player_id, number)] = _("%(what)s v %(others)s") % {"what": what, "others": others}
     for rnd in rounds:
         for player_id in rnd.byes:
-            cell[(player_id, rnd.number)] = "bye"
+            cell[(player_id, rnd.number)] = pgettext("crosstable", "bye")
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(["place", "player", "points", *[f"round {r.number}" for r in rounds]])
+    writer.writerow([*_columns(), *[pgettext("CSV column", "round %(n)s") % {"n": r.number} for r in rounds]])
     for row in rows:
         writer.writerow(
             [row.place, row.display_name, _num(row.points)]

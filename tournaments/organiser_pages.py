@@ -14,6 +14,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 from django.views.decorators.http import require_POST
 
 from common.errors import InvalidInput, NotFound, ServiceError
@@ -28,65 +30,96 @@ DATETIME_FORMATS = ["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M", "%Y-%m-%d"]
 
 
 class LeagueForm(forms.Form):
-    name = forms.CharField(max_length=80)
-    description = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), max_length=2000, required=False)
+    name = forms.CharField(max_length=80, label=pgettext_lazy("league form", "Name"))
+    description = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3}),
+        max_length=2000,
+        required=False,
+        label=pgettext_lazy("league form", "Description"),
+    )
 
 
 class TournamentForm(forms.Form):
-    league = forms.ModelChoiceField(queryset=League.objects.none())
-    name = forms.CharField(max_length=100)
-    game = forms.ChoiceField(choices=GameKind.choices)
-    seats = forms.TypedChoiceField(
-        choices=[(2, "2"), (3, "3"), (4, "4")], coerce=int, label="Players per table"
+    league = forms.ModelChoiceField(
+        queryset=League.objects.none(), label=pgettext_lazy("event form", "League")
     )
-    format = forms.ChoiceField(choices=Tournament.Format.choices)
+    name = forms.CharField(max_length=100, label=pgettext_lazy("event form", "Name"))
+    game = forms.ChoiceField(choices=GameKind.choices, label=pgettext_lazy("event form", "Game"))
+    seats = forms.TypedChoiceField(
+        choices=[(2, "2"), (3, "3"), (4, "4")], coerce=int, label=gettext_lazy("Players per table")
+    )
+    format = forms.ChoiceField(choices=Tournament.Format.choices, label=pgettext_lazy("event form", "Format"))
     rounds = forms.IntegerField(
         min_value=1,
         max_value=30,
         initial=Tournament.DEFAULT_SWISS_ROUNDS,
         required=False,
-        label="Rounds (Swiss)",
+        label=gettext_lazy("Rounds (Swiss)"),
     )
     advance = forms.IntegerField(
-        min_value=1, max_value=3, initial=1, required=False, label="Players advancing per table (knockout)"
+        min_value=1,
+        max_value=3,
+        initial=1,
+        required=False,
+        label=gettext_lazy("Players advancing per table (knockout)"),
     )
-    max_players = forms.IntegerField(min_value=2, required=False, label="Most players (empty: no limit)")
-    rating_min = forms.IntegerField(min_value=0, required=False, label="Lowest rating allowed")
-    rating_max = forms.IntegerField(min_value=0, required=False, label="Highest rating allowed")
+    max_players = forms.IntegerField(
+        min_value=2, required=False, label=gettext_lazy("Most players (empty: no limit)")
+    )
+    rating_min = forms.IntegerField(min_value=0, required=False, label=gettext_lazy("Lowest rating allowed"))
+    rating_max = forms.IntegerField(min_value=0, required=False, label=gettext_lazy("Highest rating allowed"))
     registration_opens = forms.DateTimeField(
         required=False,
         input_formats=DATETIME_FORMATS,
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
-        label="Registration opens (empty: now)",
+        label=gettext_lazy("Registration opens (empty: now)"),
     )
     registration_closes = forms.DateTimeField(
         required=False,
         input_formats=DATETIME_FORMATS,
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
-        label="Registration closes (empty: at the start)",
+        label=gettext_lazy("Registration closes (empty: at the start)"),
     )
-    check_in = forms.BooleanField(required=False, label="Players must check in (only they are paired)")
-    base_minutes = forms.FloatField(min_value=0, initial=10, label="Fischer: minutes (0 = untimed)")
-    increment = forms.FloatField(min_value=0, initial=5, label="Fischer: increment, seconds")
-    rated = forms.BooleanField(required=False, initial=True)
+    check_in = forms.BooleanField(
+        required=False, label=gettext_lazy("Players must check in (only they are paired)")
+    )
+    base_minutes = forms.FloatField(
+        min_value=0, initial=10, label=gettext_lazy("Fischer: minutes (0 = untimed)")
+    )
+    increment = forms.FloatField(min_value=0, initial=5, label=gettext_lazy("Fischer: increment, seconds"))
+    rated = forms.BooleanField(required=False, initial=True, label=pgettext_lazy("event form", "Rated"))
 
     #: Which fields apply to which formats (the others apply to all): the page and its script use it.
     ONLY_FOR = {"rounds": ["swiss"], "advance": ["knockout"]}
 
 
-LEVEL_CHOICES = [("random", "random"), ("greedy", "greedy"), ("search", "search")]
+LEVEL_CHOICES = [
+    ("random", pgettext_lazy("house bot level", "random")),
+    ("greedy", pgettext_lazy("house bot level", "greedy")),
+    ("search", pgettext_lazy("house bot level", "search")),
+]
+#: A seat left without a bot.
+NO_BOT = ("", pgettext_lazy("bot match seat", "empty"))
 
 
 class BotMatchForm(forms.Form):
-    game = forms.ChoiceField(choices=GameKind.choices)
-    seat1 = forms.ChoiceField(choices=LEVEL_CHOICES, initial="search", label="Seat 1 bot")
-    seat2 = forms.ChoiceField(choices=LEVEL_CHOICES, initial="greedy", label="Seat 2 bot")
-    seat3 = forms.ChoiceField(choices=[("", "empty"), *LEVEL_CHOICES], required=False, label="Seat 3 bot")
-    seat4 = forms.ChoiceField(choices=[("", "empty"), *LEVEL_CHOICES], required=False, label="Seat 4 bot")
-    games = forms.IntegerField(
-        min_value=1, max_value=100, initial=4, help_text="seats rotate from game to game"
+    game = forms.ChoiceField(choices=GameKind.choices, label=pgettext_lazy("bot match form", "Game"))
+    seat1 = forms.ChoiceField(choices=LEVEL_CHOICES, initial="search", label=gettext_lazy("Seat 1 bot"))
+    seat2 = forms.ChoiceField(choices=LEVEL_CHOICES, initial="greedy", label=gettext_lazy("Seat 2 bot"))
+    seat3 = forms.ChoiceField(
+        choices=[NO_BOT, *LEVEL_CHOICES], required=False, label=gettext_lazy("Seat 3 bot")
     )
-    rated = forms.BooleanField(required=False, initial=False)
+    seat4 = forms.ChoiceField(
+        choices=[NO_BOT, *LEVEL_CHOICES], required=False, label=gettext_lazy("Seat 4 bot")
+    )
+    games = forms.IntegerField(
+        min_value=1,
+        max_value=100,
+        initial=4,
+        label=pgettext_lazy("bot match form", "Games"),
+        help_text=gettext_lazy("seats rotate from game to game"),
+    )
+    rated = forms.BooleanField(required=False, initial=False, label=pgettext_lazy("bot match form", "Rated"))
 
 
 @login_required
@@ -94,9 +127,8 @@ class BotMatchForm(forms.Form):
 def bot_match_page(request: HttpRequest) -> HttpResponse:
     form = BotMatchForm(request.POST)
     if not form.is_valid():
-        messages.error(
-            request, "bot match: " + "; ".join(f"{k}: {' '.join(v)}" for k, v in form.errors.items())
-        )
+        errors = "; ".join(f"{k}: {' '.join(v)}" for k, v in form.errors.items())
+        messages.error(request, _("bot match: %(errors)s") % {"errors": errors})
         return redirect("dashboard")
     d = form.cleaned_data
     levels = [d[f"seat{n}"] for n in range(1, 5) if d[f"seat{n}"]]
@@ -111,7 +143,14 @@ def bot_match_page(request: HttpRequest) -> HttpResponse:
     except ServiceError as exc:
         messages.error(request, exc.detail)
     else:
-        messages.success(request, f"bot match started: tables {', '.join(f'#{t}' for t in tables)}")
+        listed = ", ".join(f"#{t}" for t in tables)
+        messages.success(
+            request,
+            ngettext(
+                "bot match started: table %(tables)s", "bot match started: tables %(tables)s", len(tables)
+            )
+            % {"tables": listed},
+        )
     return redirect("dashboard")
 
 
@@ -150,8 +189,16 @@ def _create_event(request: HttpRequest, me: Player, form: TournamentForm) -> Tou
     except ServiceError as exc:
         messages.error(request, exc.detail)
         return None
-    places = f"up to {t.max_players} players" if t.max_players else "no limit on players"
-    messages.success(request, f"{t.name} created ({t.get_format_display()}, {places}): registration is open")
+    words = {"event": t.name, "format": t.get_format_display(), "n": t.max_players}
+    if t.max_players:
+        done = ngettext(
+            "%(event)s created (%(format)s, up to %(n)d player): registration is open",
+            "%(event)s created (%(format)s, up to %(n)d players): registration is open",
+            t.max_players,
+        )
+    else:
+        done = _("%(event)s created (%(format)s, no limit on players): registration is open")
+    messages.success(request, done % words)
     return t
 
 
@@ -176,7 +223,9 @@ def dashboard(request: HttpRequest) -> HttpResponse:
             except ServiceError as exc:
                 messages.error(request, exc.detail)
             else:
-                messages.success(request, f"League {league.name} created: you are its organiser")
+                messages.success(
+                    request, _("League %(league)s created: you are its organiser") % {"league": league.name}
+                )
                 return redirect("dashboard")
     elif posted and form.is_valid():
         t = _create_event(request, me, form)
@@ -186,19 +235,47 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     attention: list[tuple[Any, str]] = []
     for t in board.events:
         if t.status == Tournament.Status.REGISTRATION:
-            attention.append((t, f"registration open: {t.registered} players"))  # type: ignore[attr-defined]
+            registered = t.registered  # type: ignore[attr-defined]
+            attention.append(
+                (
+                    t,
+                    ngettext(
+                        "registration open: %(n)d player", "registration open: %(n)d players", registered
+                    )
+                    % {"n": registered},
+                )
+            )
         if t.status == Tournament.Status.RUNNING:
             waiting, overdue = t.waiting, t.overdue  # type: ignore[attr-defined]
-            note = f"round {t.current_round}: {_count(waiting, 'table')} still playing"
+            note = ngettext(
+                "round %(round)d: %(n)d table still playing",
+                "round %(round)d: %(n)d tables still playing",
+                waiting,
+            ) % {"round": t.current_round, "n": waiting}
             if t.paused:
-                note += " (paused)"
-            attention.append((t, note + (f", {overdue} past their deadline" if overdue else "")))
+                # Translators: a running event's note on the dashboard, when the organisers paused it.
+                note = _("%(note)s (paused)") % {"note": note}
+            if overdue:
+                note = ngettext(
+                    "%(note)s, %(n)d past their deadline", "%(note)s, %(n)d past their deadline", overdue
+                ) % {"note": note, "n": overdue}
+            attention.append((t, note))
     for ladder in board.ladders:
         count, queued = ladder.pending, ladder.queued  # type: ignore[attr-defined]
-        parts = [f"{_count(count, 'challenge')} waiting for an answer" if count else ""]
-        parts.append(f"{_count(queued, 'player')} in the queue" if queued else "")
-        if count or queued:
-            attention.append((ladder, ", ".join(p for p in parts if p)))
+        parts = []
+        if count:
+            parts.append(
+                ngettext(
+                    "%(n)d challenge waiting for an answer", "%(n)d challenges waiting for an answer", count
+                )
+                % {"n": count}
+            )
+        if queued:
+            parts.append(
+                ngettext("%(n)d player in the queue", "%(n)d players in the queue", queued) % {"n": queued}
+            )
+        if parts:
+            attention.append((ladder, ", ".join(parts)))
     may_organise = organisers.may_organise(me)  # also who may start bot matches (``botmatches``)
     context = {
         "form": form,
@@ -221,8 +298,8 @@ class OrganiserRequestForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 4}),
         max_length=1000,
         required=False,
-        label="About your club",
-        help_text="Who you are, the club or events you want to run (staff read this).",
+        label=gettext_lazy("About your club"),
+        help_text=gettext_lazy("Who you are, the club or events you want to run (staff read this)."),
     )
 
 
@@ -237,7 +314,7 @@ def organiser_request_page(request: HttpRequest) -> HttpResponse:
         except ServiceError as exc:
             messages.error(request, exc.detail)
         else:
-            messages.success(request, "asked: staff will answer your request")
+            messages.success(request, _("asked: staff will answer your request"))
             return redirect("organiser-request")
     context = {
         "form": form,
@@ -245,6 +322,16 @@ def organiser_request_page(request: HttpRequest) -> HttpResponse:
         "requests": selectors.organiser_requests(me) if not request.user.is_staff else [],
     }
     return render(request, "tournaments/organiser_request.html", context)
+
+
+#: The dashboard's actions, as its confirmation names them.
+DASHBOARD_ACTIONS = {
+    "start": pgettext_lazy("organiser action", "start"),
+    "next-round": pgettext_lazy("organiser action", "next round"),
+    "add-bot": pgettext_lazy("organiser action", "add bot"),
+    "late-entry": pgettext_lazy("organiser action", "late entry"),
+    "withdraw": pgettext_lazy("organiser action", "withdraw"),
+}
 
 
 @login_required
@@ -275,7 +362,11 @@ def dashboard_action(request: HttpRequest, tournament_id: int, action: str) -> H
         messages.error(request, exc.detail)
     else:
         t = selectors.tournament(tournament_id)
-        messages.success(request, f"{t.name}: {action.replace('-', ' ')} done ({_places_text(t)})")
+        messages.success(
+            request,
+            _("%(event)s: %(action)s done (%(places)s)")
+            % {"event": t.name, "action": DASHBOARD_ACTIONS.get(action, action), "places": _places_text(t)},
+        )
     return redirect("dashboard")
 
 
@@ -289,25 +380,40 @@ def _organised_event(request: HttpRequest, tournament_id: int) -> tuple[Player, 
     if t is None:
         raise Http404("no such event")
     if not selectors.is_organiser(t.league, me):
-        raise PermissionDenied(f"only organisers of {t.league.name} manage this event")
+        raise PermissionDenied(
+            _("only organisers of %(league)s manage this event") % {"league": t.league.name}
+        )
     return me, t
 
 
-def _round_summary(rnd: Round | None, verb: str = "paired") -> str:
+def _round_summary(rnd: Round | None, again: bool = False) -> str:
     """ "Round 3 paired: 4 tables, bye for Dave"."""
     if rnd is None:
         return ""
     count = rnd.tables.count()
-    text = f"Round {rnd.number} {verb}: {count} table{'s' if count != 1 else ''}"
+    words = {"round": rnd.number, "n": count}
+    if again:
+        text = ngettext(
+            "Round %(round)d paired again: %(n)d table", "Round %(round)d paired again: %(n)d tables", count
+        )
+    else:
+        text = ngettext("Round %(round)d paired: %(n)d table", "Round %(round)d paired: %(n)d tables", count)
+    text %= words
     if rnd.byes:
         names = dict(Player.objects.filter(pk__in=rnd.byes).values_list("pk", "display_name"))
-        text += ", bye for " + ", ".join(names.get(p, "?") for p in rnd.byes)
+        listed = ", ".join(names.get(p, "?") for p in rnd.byes)
+        text = _("%(summary)s, bye for %(names)s") % {"summary": text, "names": listed}
     return text
 
 
 def _places_text(t: Tournament) -> str:
     taken = services.places_taken(t)
-    return f"{taken} of {t.max_players} places" if t.max_players else f"{taken} players registered"
+    if t.max_players:
+        return ngettext("%(taken)d of %(n)d place", "%(taken)d of %(n)d places", t.max_players) % {
+            "taken": taken,
+            "n": t.max_players,
+        }
+    return ngettext("%(n)d player registered", "%(n)d players registered", taken) % {"n": taken}
 
 
 def _current_round(t: Tournament) -> Round | None:
@@ -317,13 +423,17 @@ def _current_round(t: Tournament) -> Round | None:
 def _next_round_block(t: Tournament, rounds: list[Round]) -> str:
     """Why the next round cannot be started by hand now ("" when it can)."""
     if t.status != Tournament.Status.RUNNING:
-        return f"the event is {t.get_status_display()}"
+        return _("the event is %(status)s") % {"status": t.get_status_display()}
     current = next((r for r in rounds if r.number == t.current_round), None)
     if current is not None and current.status != Round.Status.FINISHED:
         playing = sum(1 for rt in current.tables.all() if rt.table.status == "active")
-        return f"round {current.number} is still being played ({_count(playing, 'table')} playing)"
+        return ngettext(
+            "round %(round)d is still being played (%(n)d table playing)",
+            "round %(round)d is still being played (%(n)d tables playing)",
+            playing,
+        ) % {"round": current.number, "n": playing}
     if t.format != Tournament.Format.DOUBLE_ELIMINATION and t.current_round >= t.rounds:
-        return "every round has been played"
+        return _("every round has been played")
     return ""
 
 
@@ -386,22 +496,32 @@ def _register(request: HttpRequest, me: Player, t: Tournament) -> str | HttpResp
     if request.POST.get("player"):
         who = selectors.find_player(request.POST.get("player"))
         if who is None or who.is_bot or who.is_guest:
-            raise InvalidInput("there is no such player")
+            raise InvalidInput(_("there is no such player"))
     else:
         name = request.POST.get("player_name", "").strip()
         if not name:
-            raise InvalidInput("type a name to find the player to register")
+            raise InvalidInput(_("type a name to find the player to register"))
         found = organiser_actions.matching_players(name)
         if not found:
-            raise NotFound(f"nobody is called {name!r} (or anything like it)")
+            raise NotFound(_("nobody is called %(name)s (or anything like it)") % {"name": repr(name)})
         if len(found) > 1:
-            messages.info(request, f"{len(found)} players match {name!r}: choose one below")
+            messages.info(
+                request,
+                ngettext(
+                    "%(n)d player matches %(name)s: choose one below",
+                    "%(n)d players match %(name)s: choose one below",
+                    len(found),
+                )
+                % {"n": len(found), "name": repr(name)},
+            )
             return redirect(f"{reverse('organiser-event', args=[t.pk])}?find={quote(name)}#register")
         who = found[0]
     services.register(tournament_id=t.pk, player=who, by=me)
     t.refresh_from_db()
-    checked = " (checked in)" if t.check_in else ""
-    return f"{who.display_name} registered{checked}: {_places_text(t)}"
+    words = {"name": who.display_name, "places": _places_text(t)}
+    if t.check_in:
+        return _("%(name)s registered (checked in): %(places)s") % words
+    return _("%(name)s registered: %(places)s") % words
 
 
 def _seeds(request: HttpRequest, me: Player, t: Tournament) -> str:
@@ -411,25 +531,25 @@ def _seeds(request: HttpRequest, me: Player, t: Tournament) -> str:
             continue
         value = value.strip()
         if value and not value.isdigit():
-            raise InvalidInput(f"a seed is a whole number, not {value!r}")
+            raise InvalidInput(_("a seed is a whole number, not %(value)s") % {"value": repr(value)})
         seeds[int(key[5:])] = int(value) if value else None
     services.set_seeds(tournament_id=t.pk, seeds=seeds, by=me)
     rows = Registration.objects.filter(tournament=t, seed__isnull=False).select_related("player")
     listed = ", ".join(f"{r.seed}. {r.player.display_name}" for r in rows.order_by("seed"))
-    return (
-        f"Seeds saved: {listed}" if listed else "Seeds saved: nobody is seeded (the bracket follows ratings)"
-    )
+    if listed:
+        return _("Seeds saved: %(seeds)s") % {"seeds": listed}
+    return _("Seeds saved: nobody is seeded (the bracket follows ratings)")
 
 
 def _result(request: HttpRequest, me: Player, t: Tournament) -> str:
     table_id = request.POST.get("table", "")
     if not table_id.isdigit():
-        raise InvalidInput("which table? (no table was named)")
+        raise InvalidInput(_("which table? (no table was named)"))
     ranks: dict[int, int] = {}
     for key, value in request.POST.items():
         if key.startswith("rank_") and key[5:].isdigit():
             if not value.isdigit():
-                raise InvalidInput(f"choose a place for seat {key[5:]}")
+                raise InvalidInput(_("choose a place for seat %(seat)s") % {"seat": key[5:]})
             ranks[int(key[5:])] = int(value)
     change = organiser_actions.enter_result(
         tournament_id=t.pk, table_id=int(table_id), ranks=ranks, reason=request.POST.get("reason", ""), by=me
@@ -440,7 +560,7 @@ def _result(request: HttpRequest, me: Player, t: Tournament) -> str:
 def _player_named(request: HttpRequest) -> Player:
     who = selectors.find_player(request.POST.get("player"))
     if who is None:
-        raise NotFound("there is no such player")
+        raise NotFound(_("there is no such player"))
     return who
 
 
@@ -458,47 +578,61 @@ def event_action(request: HttpRequest, tournament_id: int, action: str) -> HttpR
         elif action == "remove":
             who = _player_named(request)
             services.withdraw(tournament_id=t.pk, player=who, by=me)
-            done = f"{who.display_name} removed from {t.name}: {_places_text(t)}"
+            done = _("%(name)s removed from %(event)s: %(places)s") % {
+                "name": who.display_name,
+                "event": t.name,
+                "places": _places_text(t),
+            }
         elif action == "check-in":
             who = _player_named(request)
             services.check_in(tournament_id=t.pk, player=who, by=me)
-            done = f"{who.display_name} checked in"
+            done = _("%(name)s checked in") % {"name": who.display_name}
         elif action == "seeds":
             done = _seeds(request, me, t)
         elif action == "add-bot":
             reg = services.register_bot(tournament_id=t.pk, level=request.POST.get("level", ""), by=me)
-            done = f"{reg.player.display_name} entered (checked in): {_places_text(t)}"
+            done = _("%(name)s entered (checked in): %(places)s") % {
+                "name": reg.player.display_name,
+                "places": _places_text(t),
+            }
         elif action == "start":
             services.start(tournament_id=t.pk, by=me)
             t.refresh_from_db()
-            done = f"{t.name} started. " + _round_summary(_current_round(t))
+            done = _("%(event)s started. %(summary)s") % {
+                "event": t.name,
+                "summary": _round_summary(_current_round(t)),
+            }
         elif action == "pause":
             services.pause(tournament_id=t.pk, by=me)
-            done = (
-                f"{t.name} paused: round {t.current_round} plays on, "
-                "and no new round is paired until you resume"
-            )
+            done = _(
+                "%(event)s paused: round %(round)s plays on, and no new round is paired until you resume"
+            ) % {"event": t.name, "round": t.current_round}
         elif action == "resume":
             rnd = services.resume(tournament_id=t.pk, by=me)
             t.refresh_from_db()
-            done = f"{t.name} resumed" + (f". {_round_summary(rnd)}" if rnd else "")
-            if t.status == Tournament.Status.FINISHED:
-                done += ": every round has been played, the event is finished"
+            if rnd:
+                done = _("%(event)s resumed. %(summary)s") % {"event": t.name, "summary": _round_summary(rnd)}
+            elif t.status == Tournament.Status.FINISHED:
+                done = _("%(event)s resumed: every round has been played, the event is finished") % {
+                    "event": t.name
+                }
+            else:
+                done = _("%(event)s resumed") % {"event": t.name}
         elif action == "next-round":
             done = _round_summary(services.next_round(tournament_id=t.pk, by=me))
         elif action == "repair":
-            done = _round_summary(services.repair_round(tournament_id=t.pk, by=me), "paired again")
+            done = _round_summary(services.repair_round(tournament_id=t.pk, by=me), again=True)
         elif action == "result":
             done = _result(request, me, t)
         elif action == "announce":
             organiser_actions.announce(tournament_id=t.pk, text=request.POST.get("text", ""), by=me)
-            done = "Announcement posted on the event page"
+            done = _("Announcement posted on the event page")
         elif action == "announcement-delete":
             raw = request.POST.get("announcement", "")
             if not raw.isdigit():
-                raise NotFound("there is no such announcement")
+                raise NotFound(_("there is no such announcement"))
             organiser_actions.announcement_delete(tournament_id=t.pk, announcement_id=int(raw), by=me)
-            done = "Announcement deleted"
+            done = _("Announcement deleted")
         else:
             raise Http404("no such action")
     except ServiceError as exc:
@@ -506,11 +640,6 @@ def event_action(request: HttpRequest, tournament_id: int, action: str) -> HttpR
     else:
         messages.success(request, done)
     return page
-
-
-def _count(n: int, noun: str) -> str:
-    """ "1 table", "3 tables"."""
-    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def _download(request: HttpRequest, tournament_id: int, what: str) -> HttpResponse:

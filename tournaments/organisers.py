@@ -18,6 +18,8 @@ from datetime import timedelta
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from common.errors import Conflict, Forbidden, NotFound
 from games.guests import forbid_guest
@@ -31,17 +33,34 @@ def may_organise(player: Player) -> bool:
     return bool(player.user.is_staff) or OrganiserRole.objects.filter(player=player).exists()
 
 
+#: What needs the role (``require_role``'s ``doing``), each refusal a whole sentence.
+ROLE_REFUSALS = {
+    "creating a league": gettext_lazy(
+        "creating a league is for organisers: ask staff for the role at /organiser/request/ "
+        "(or POST /api/v1/organiser-requests/)"
+    ),
+    "starting bot matches": gettext_lazy(
+        "starting bot matches is for organisers: ask staff for the role at /organiser/request/ "
+        "(or POST /api/v1/organiser-requests/)"
+    ),
+}
+
+
 def require_role(player: Player, doing: str) -> None:
+    """Refuse (403) ``doing`` (a key of :data:`ROLE_REFUSALS`) to a player without the role."""
     if not may_organise(player):
-        raise Forbidden(
-            f"{doing} is for organisers: ask staff for the role at /organiser/request/ "
-            "(or POST /api/v1/organiser-requests/)"
-        )
+        refusal = ROLE_REFUSALS.get(doing)
+        if refusal is None:
+            refusal = _(
+                "%(doing)s is for organisers: ask staff for the role at /organiser/request/ "
+                "(or POST /api/v1/organiser-requests/)"
+            ) % {"doing": doing}
+        raise Forbidden(str(refusal))
 
 
 def _require_staff(by: Player) -> None:
     if not by.user.is_staff:
-        raise Forbidden("only staff grant or withdraw the organiser role")
+        raise Forbidden(_("only staff grant or withdraw the organiser role"))
 
 
 @transaction.atomic
@@ -51,8 +70,8 @@ def grant(*, player: Player, by: Player | None, bot_tables_per_day: int | None =
     if by is not None:
         _require_staff(by)
     if player.is_bot or player.is_guest:
-        raise Conflict("bots and guests cannot be organisers")
-    role, _ = OrganiserRole.objects.get_or_create(player=player, defaults={"granted_by": by})
+        raise Conflict(_("bots and guests cannot be organisers"))
+    role, _created = OrganiserRole.objects.get_or_create(player=player, defaults={"granted_by": by})
     if bot_tables_per_day is not None:
         role.bot_tables_per_day = bot_tables_per_day
         role.save(update_fields=["bot_tables_per_day"])
@@ -67,9 +86,9 @@ def revoke(*, player: Player, by: Player | None) -> None:
     """Take the role back (the player stays organiser of the leagues they run)."""
     if by is not None:
         _require_staff(by)
-    deleted, _ = OrganiserRole.objects.filter(player=player).delete()
+    deleted, _rows = OrganiserRole.objects.filter(player=player).delete()
     if not deleted:
-        raise Conflict(f"{player} is not an organiser")
+        raise Conflict(_("%(player)s is not an organiser") % {"player": player})
 
 
 @transaction.atomic
@@ -77,25 +96,25 @@ def request_role(*, player: Player, message: str = "") -> OrganiserRequest:
     """Ask staff for the role (one pending request at a time)."""
     forbid_guest(player, "organise events")
     if player.is_bot:
-        raise Forbidden("bots cannot be organisers")
+        raise Forbidden(_("bots cannot be organisers"))
     if may_organise(player):
-        raise Conflict("you are an organiser already")
+        raise Conflict(_("you are an organiser already"))
     message = message.strip()
     if len(message) > 1000:
-        raise Conflict("say it in at most 1,000 characters")
+        raise Conflict(_("say it in at most 1,000 characters"))
     try:
         with transaction.atomic():
             return OrganiserRequest.objects.create(player=player, message=message)
     except IntegrityError:
-        raise Conflict("you have asked already: staff will answer your pending request") from None
+        raise Conflict(_("you have asked already: staff will answer your pending request")) from None
 
 
 def _pending(request_id: int) -> OrganiserRequest:
     req = OrganiserRequest.objects.select_for_update().filter(pk=request_id).select_related("player").first()
     if req is None:
-        raise NotFound(f"there is no organiser request {request_id}")
+        raise NotFound(_("there is no organiser request %(id)s") % {"id": request_id})
     if req.status != OrganiserRequest.Status.PENDING:
-        raise Conflict(f"this request was {req.status} already")
+        raise Conflict(_("this request was %(status)s already") % {"status": req.get_status_display()})
     return req
 
 
@@ -141,6 +160,12 @@ def require_bot_tables(player: Player, count: int) -> None:
     used = bot_tables_started(player)
     if used + count > limit:
         raise Conflict(
-            f"this would make {used + count} bot-match tables in 24 hours; your limit is {limit} "
-            f"({max(0, limit - used)} left): ask staff for a higher one"
+            ngettext(
+                "this would make %(n)d bot-match table in 24 hours; your limit is %(limit)d "
+                "(%(left)d left): ask staff for a higher one",
+                "this would make %(n)d bot-match tables in 24 hours; your limit is %(limit)d "
+                "(%(left)d left): ask staff for a higher one",
+                used + count,
+            )
+            % {"n": used + count, "limit": limit, "left": max(0, limit - used)}
         )

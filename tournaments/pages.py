@@ -7,6 +7,8 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from django.views.decorators.http import require_POST
 
 from common.errors import NotFound, ServiceError
@@ -52,14 +54,14 @@ def league_join_page(request: HttpRequest, slug: str) -> HttpResponse:
         raise Http404("no such league") from None
     me = request_player(request)
     if league.members.filter(pk=me.pk).exists():
-        messages.info(request, f"You are a member of {league.name} already")
+        messages.info(request, _("You are a member of %(league)s already") % {"league": league.name})
         return redirect("league", slug=league.slug)
     try:
         services.league_join(league=league, player=me)
     except ServiceError as exc:
         messages.error(request, exc.detail)
     else:
-        messages.success(request, f"You joined {league.name}")
+        messages.success(request, _("You joined %(league)s") % {"league": league.name})
     return redirect("league", slug=league.slug)
 
 
@@ -84,9 +86,9 @@ def tournament_list_page(request: HttpRequest) -> HttpResponse:
     before = before_id(request.GET.get("before"))
     sections = []
     for key, title in (
-        (Tournament.Status.REGISTRATION, "Registration open"),
-        (Tournament.Status.RUNNING, "Running"),
-        (Tournament.Status.FINISHED, "Finished"),
+        (Tournament.Status.REGISTRATION, pgettext("events list section", "Registration open")),
+        (Tournament.Status.RUNNING, pgettext("events list section", "Running")),
+        (Tournament.Status.FINISHED, pgettext("events list section", "Finished")),
     ):
         if status and status != key:
             continue

@@ -13,6 +13,7 @@ from typing import Any
 
 from django.db.models import Count, F, Func, OuterRef, Prefetch, QuerySet, Subquery
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from common.errors import NotFound
 from games import selectors as games
@@ -182,7 +183,8 @@ def _double_elim_rows(t: Tournament, players: list[int], rounds: list[RoundRecor
 
 def _label_brackets(t: Tournament, rounds: list[RoundRecord]) -> None:
     """Set ``bracket`` on each prefetched round table of a double elimination: "Winners bracket round
-    2", "Losers bracket round 1", "Grand final"... (the bracket its players were in when paired)."""
+    2", "Losers bracket round 1", "Grand final"... (the bracket its players were in when paired, in
+    the reader's language), and ``bracket_kind``: its key (``double_elim.WINNERS``...)."""
     if t.format != Tournament.Format.DOUBLE_ELIMINATION or t.seeds is None:
         return
     kinds = double_elim.replay(t.seeds, rounds).brackets
@@ -190,6 +192,7 @@ def _label_brackets(t: Tournament, rounds: list[RoundRecord]) -> None:
         for i, rt in enumerate(rnd.tables.all()):
             kind = kinds.get((rnd.number, i))
             rt.bracket = double_elim.table_label(kind, rnd.number) if kind else ""  # type: ignore[attr-defined]
+            rt.bracket_kind = kind or ""  # type: ignore[attr-defined]
 
 
 # --------------------------------------------------------------- the read side of the API and pages
@@ -241,7 +244,7 @@ def league_list() -> QuerySet[League]:
 def league(slug: str) -> League:
     found = League.objects.filter(slug=slug).first()
     if found is None:
-        raise NotFound(f"there is no league {slug!r}")
+        raise NotFound(_("there is no league %(slug)s") % {"slug": repr(slug)})
     return found
 
 
@@ -249,7 +252,7 @@ def league_summary(slug: str) -> League:
     """A league as :func:`league_list` has it."""
     found = league_list().filter(slug=slug).first()
     if found is None:
-        raise NotFound(f"there is no league {slug!r}")
+        raise NotFound(_("there is no league %(slug)s") % {"slug": repr(slug)})
     return found
 
 
@@ -262,7 +265,7 @@ def league_detail(slug: str) -> League:
         .first()
     )
     if found is None:
-        raise NotFound(f"there is no league {slug!r}")
+        raise NotFound(_("there is no league %(slug)s") % {"slug": repr(slug)})
     return found
 
 
@@ -298,7 +301,7 @@ def tournament_list(
 def tournament(tournament_id: int) -> Tournament:
     t = Tournament.objects.select_related("league").filter(pk=tournament_id).first()
     if t is None:
-        raise NotFound(f"there is no tournament {tournament_id}")
+        raise NotFound(_("there is no tournament %(id)s") % {"id": tournament_id})
     return t
 
 
@@ -315,7 +318,9 @@ def round_detail(tournament_id: int, number: int) -> Round:
     """One round as :func:`_rounds` reads it."""
     rnd = _rounds().filter(tournament_id=tournament_id, number=number).first()
     if rnd is None:
-        raise NotFound(f"tournament {tournament_id} has no round {number}")
+        raise NotFound(
+            _("tournament %(id)s has no round %(number)s") % {"id": tournament_id, "number": number}
+        )
     return rnd
 
 
@@ -337,7 +342,7 @@ def tournament_detail(tournament_id: int, *, standings_after_rounds: bool = Fals
         .first()
     )
     if t is None:
-        raise NotFound(f"there is no tournament {tournament_id}")
+        raise NotFound(_("there is no tournament %(id)s") % {"id": tournament_id})
     registrations = list(t.registrations.all())
     players = [r.player_id for r in registrations]
     names = {r.player_id: r.player.display_name for r in registrations}
@@ -453,7 +458,7 @@ def ladder_list() -> QuerySet[Ladder]:
 def ladder(ladder_id: int) -> Ladder:
     found = ladder_list().filter(pk=ladder_id).first()
     if found is None:
-        raise NotFound(f"there is no ladder {ladder_id}")
+        raise NotFound(_("there is no ladder %(id)s") % {"id": ladder_id})
     return found
 
 
@@ -475,7 +480,7 @@ def ladder_detail(ladder_id: int) -> Ladder:
         .first()
     )
     if found is None:
-        raise NotFound(f"there is no ladder {ladder_id}")
+        raise NotFound(_("there is no ladder %(id)s") % {"id": ladder_id})
     found.order = ladder_order(found)  # type: ignore[attr-defined]
     found.queued = [e.player_id for e in found.queue.all()]  # type: ignore[attr-defined]
     return found

@@ -13,6 +13,8 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 import engine
 from common.errors import Conflict, Forbidden, InvalidInput, NotFound
@@ -41,7 +43,7 @@ from .standings import standings, table_scale
 
 def require_organiser(league: League, player: Player) -> None:
     if not is_organiser(league, player):
-        raise Forbidden(f"only organisers of {league.name} may do this")
+        raise Forbidden(_("only organisers of %(league)s may do this") % {"league": league.name})
 
 
 @transaction.atomic
@@ -50,9 +52,9 @@ def league_create(*, organiser: Player, name: str, slug: str = "", description: 
     organisers.require_role(organiser, "creating a league")
     slug = slug or slugify(name)
     if not slug:
-        raise InvalidInput("a league needs a name with letters or digits")
+        raise InvalidInput(_("a league needs a name with letters or digits"))
     if League.objects.filter(slug=slug).exists():
-        raise Conflict(f"the league address {slug!r} is taken")
+        raise Conflict(_("the league address %(slug)s is taken") % {"slug": repr(slug)})
     league = League.objects.create(name=name, slug=slug, description=description)
     league.organisers.add(organiser)
     league.members.add(organiser)
@@ -93,36 +95,50 @@ def tournament_create(
 ) -> Tournament:
     require_organiser(league, organiser)
     if max_players is not None and max_players < 2:
-        raise InvalidInput(f"an event needs room for at least 2 players, not {max_players}")
+        raise InvalidInput(_("an event needs room for at least 2 players, not %(n)s") % {"n": max_players})
     if rating_min is not None and rating_max is not None and rating_min > rating_max:
-        raise InvalidInput(f"the minimum rating ({rating_min}) is above the maximum ({rating_max})")
+        raise InvalidInput(
+            _("the minimum rating (%(min)s) is above the maximum (%(max)s)")
+            % {"min": rating_min, "max": rating_max}
+        )
     if (rating_min is not None and rating_min < 0) or (rating_max is not None and rating_max < 0):
-        raise InvalidInput("rating bounds cannot be negative")
+        raise InvalidInput(_("rating bounds cannot be negative"))
     if registration_opens and registration_closes and registration_opens >= registration_closes:
-        raise InvalidInput("registration must open before it closes")
+        raise InvalidInput(_("registration must open before it closes"))
     if game not in GameKind.values:
-        raise InvalidInput(f"game must be shacru, azacru or pacru, not {game!r}")
+        raise InvalidInput(_("game must be shacru, azacru or pacru, not %(game)s") % {"game": repr(game)})
     if seats not in (2, 3, 4):
-        raise InvalidInput("seats must be 2, 3 or 4")
+        raise InvalidInput(_("seats must be 2, 3 or 4"))
     if format not in Tournament.Format.values:
-        raise InvalidInput(f"format must be one of {', '.join(Tournament.Format.values)}")
+        raise InvalidInput(
+            _("format must be one of %(formats)s") % {"formats": ", ".join(Tournament.Format.values)}
+        )
     if rounds is None:  # not named: a Swiss plays the default, other formats compute theirs at the start
         rounds = Tournament.DEFAULT_SWISS_ROUNDS if format == Tournament.Format.SWISS else 0
     if format == Tournament.Format.SWISS and not 1 <= rounds <= 30:
-        raise InvalidInput("a Swiss needs 1 to 30 rounds")
+        raise InvalidInput(_("a Swiss needs 1 to 30 rounds"))
     if format == Tournament.Format.KNOCKOUT and (error := setting_error(seats, advance)):
-        raise InvalidInput(f"knockout: {error}")
+        raise InvalidInput(_("knockout: %(error)s") % {"error": error})
     if format == Tournament.Format.DOUBLE_ELIMINATION and seats != 2:
-        raise InvalidInput(f"double elimination is played on 2-seat tables only, not {seats}")
+        raise InvalidInput(
+            _("double elimination is played on 2-seat tables only, not %(seats)s") % {"seats": seats}
+        )
     if points_scale is not None and len(points_scale) != seats:
-        raise InvalidInput(f"points_scale needs {seats} values, best place first")
+        raise InvalidInput(
+            ngettext(
+                "points_scale needs %(n)d value, best place first",
+                "points_scale needs %(n)d values, best place first",
+                seats,
+            )
+            % {"n": seats}
+        )
     try:
         tc = TimeControl.from_dict(time_control)
         edition = engine.variant(game).edition_for(edition)
     except ValueError as exc:
         raise InvalidInput(str(exc)) from None
     if season is not None and season.league_id != league.pk:
-        raise InvalidInput("the season belongs to another league")
+        raise InvalidInput(_("the season belongs to another league"))
     return Tournament.objects.create(
         league=league,
         season=season,
@@ -150,7 +166,7 @@ def tournament_create(
 def _locked(tournament_id: int) -> Tournament:
     t = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
     if t is None:
-        raise NotFound(f"there is no tournament {tournament_id}")
+        raise NotFound(_("there is no tournament %(id)s") % {"id": tournament_id})
     return t
 
 
@@ -159,7 +175,10 @@ def registration_open(*, tournament_id: int, by: Player) -> Tournament:
     t = _locked(tournament_id)
     require_organiser(t.league, by)
     if t.status != Tournament.Status.DRAFT:
-        raise Conflict(f"registration can be opened only for a draft, and this tournament is {t.status}")
+        raise Conflict(
+            _("registration can be opened only for a draft, and this tournament is %(status)s")
+            % {"status": t.get_status_display()}
+        )
     t.status = Tournament.Status.REGISTRATION
     t.save(update_fields=["status"])
     return t
@@ -182,19 +201,41 @@ def places_taken(t: Tournament) -> int:
 
 def _check_capacity(t: Tournament) -> None:
     if t.max_players is not None and places_taken(t) >= t.max_players:
-        raise Conflict(f"the event is full: {t.max_players} of {t.max_players} places taken")
+        raise Conflict(
+            ngettext(
+                "the event is full: %(taken)d of %(n)d place taken",
+                "the event is full: %(taken)d of %(n)d places taken",
+                t.max_players,
+            )
+            % {"taken": t.max_players, "n": t.max_players}
+        )
 
 
 def _check_rating(t: Tournament, player: Player, yourself: bool) -> None:
     if t.rating_min is None and t.rating_max is None:
         return
     value = displayed_rating(t.game, player)
-    whose = "your" if yourself else f"{player.display_name}'s"
-    game = GameKind(t.game).label
+    words = {"name": player.display_name, "game": GameKind(t.game).label, "value": value}
     if t.rating_min is not None and value < t.rating_min:
-        raise Forbidden(f"{whose} {game} rating is {value}, below this event's minimum of {t.rating_min}")
+        words["limit"] = t.rating_min
+        raise Forbidden(
+            (
+                _("your %(game)s rating is %(value)s, below this event's minimum of %(limit)s")
+                if yourself
+                else _("%(name)s's %(game)s rating is %(value)s, below this event's minimum of %(limit)s")
+            )
+            % words
+        )
     if t.rating_max is not None and value > t.rating_max:
-        raise Forbidden(f"{whose} {game} rating is {value}, above this event's maximum of {t.rating_max}")
+        words["limit"] = t.rating_max
+        raise Forbidden(
+            (
+                _("your %(game)s rating is %(value)s, above this event's maximum of %(limit)s")
+                if yourself
+                else _("%(name)s's %(game)s rating is %(value)s, above this event's maximum of %(limit)s")
+            )
+            % words
+        )
 
 
 @transaction.atomic
@@ -212,19 +253,27 @@ def register(*, tournament_id: int, player: Player, by: Player | None = None) ->
     if by_organiser:
         require_organiser(t.league, by)
         if t.status not in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION):
-            raise Conflict(f"players can be registered only before the start: the event is {t.status}")
+            raise Conflict(
+                _("players can be registered only before the start: the event is %(status)s")
+                % {"status": t.get_status_display()}
+            )
     else:
         if t.status != Tournament.Status.REGISTRATION:
-            raise Conflict(f"registration is not open: the tournament is {t.status}")
+            raise Conflict(
+                _("registration is not open: the tournament is %(status)s")
+                % {"status": t.get_status_display()}
+            )
         now = timezone.now()
         if (t.registration_opens and now < t.registration_opens) or (
             t.registration_closes and now > t.registration_closes
         ):
-            raise Conflict("registration is closed at this time")
+            raise Conflict(_("registration is closed at this time"))
     reg = Registration.objects.filter(tournament=t, player=player).first()
     if reg is not None and reg.status != Registration.Status.WITHDRAWN:
         raise Conflict(
-            "you are registered already" if not by_organiser else f"{player} is registered already"
+            _("you are registered already")
+            if not by_organiser
+            else _("%(player)s is registered already") % {"player": player}
         )
     _check_capacity(t)
     if not by_organiser:
@@ -268,12 +317,14 @@ def check_in(*, tournament_id: int, player: Player, by: Player | None = None) ->
     reg = Registration.objects.filter(tournament=t, player=player).first()
     if reg is None or reg.status == Registration.Status.WITHDRAWN:
         raise Forbidden(
-            "you are not registered for this tournament"
+            _("you are not registered for this tournament")
             if not by_organiser
-            else f"{player} is not registered"
+            else _("%(player)s is not registered") % {"player": player}
         )
     if t.status not in (Tournament.Status.REGISTRATION, Tournament.Status.DRAFT if by_organiser else ""):
-        raise Conflict(f"check-in is over: the tournament is {t.status}")
+        raise Conflict(
+            _("check-in is over: the tournament is %(status)s") % {"status": t.get_status_display()}
+        )
     reg.status = Registration.Status.CHECKED_IN
     reg.save(update_fields=["status"])
     if by_organiser:
@@ -289,7 +340,7 @@ def withdraw(*, tournament_id: int, player: Player, by: Player) -> Registration:
         require_organiser(t.league, by)
     reg = Registration.objects.filter(tournament=t, player=player).first()
     if reg is None or reg.status == Registration.Status.WITHDRAWN:
-        raise Conflict(f"{player} is not registered (or already withdrawn)")
+        raise Conflict(_("%(player)s is not registered (or already withdrawn)") % {"player": player})
     reg.status = Registration.Status.WITHDRAWN
     reg.save(update_fields=["status"])
     if by.pk != player.pk:
@@ -311,12 +362,12 @@ def give_bye(*, tournament_id: int, player: Player, by: Player) -> Registration:
     t = _locked(tournament_id)
     require_organiser(t.league, by)
     if t.format == Tournament.Format.KNOCKOUT:
-        raise Conflict("a knockout's byes come from its bracket (round 1 only, to the top seeds)")
+        raise Conflict(_("a knockout's byes come from its bracket (round 1 only, to the top seeds)"))
     if t.format == Tournament.Format.DOUBLE_ELIMINATION:
-        raise Conflict("a double elimination's byes come from its bracket")
+        raise Conflict(_("a double elimination's byes come from its bracket"))
     reg = Registration.objects.filter(tournament=t, player=player).exclude(status="withdrawn").first()
     if reg is None:
-        raise NotFound(f"{player} is not playing in this tournament")
+        raise NotFound(_("%(player)s is not playing in this tournament") % {"player": player})
     nxt = t.current_round + 1
     if nxt not in reg.manual_byes:
         reg.manual_byes = [*reg.manual_byes, nxt]
@@ -339,21 +390,30 @@ def late_entry(*, tournament_id: int, player: Player, by: Player, missed: str = 
     t = _locked(tournament_id)
     require_organiser(t.league, by)
     if missed not in MISSED_ROUNDS:
-        raise InvalidInput(f"missed rounds are worth 'zero' or 'half', not {missed!r}")
+        raise InvalidInput(
+            _("missed rounds are worth 'zero' or 'half', not %(missed)s") % {"missed": repr(missed)}
+        )
     if t.status != Tournament.Status.RUNNING:
-        raise Conflict(f"late entries are for a running event, and this one is {t.status}")
+        raise Conflict(
+            _("late entries are for a running event, and this one is %(status)s")
+            % {"status": t.get_status_display()}
+        )
     if t.format != Tournament.Format.SWISS:
         raise Conflict(
-            "only a Swiss takes late entries: a round robin's schedule and a knockout's bracket "
-            "are fixed at the start"
+            _(
+                "only a Swiss takes late entries: a round robin's schedule and a knockout's bracket "
+                "are fixed at the start"
+            )
         )
     if t.current_round >= t.rounds:
-        raise Conflict("every round has been paired already: there is no round left to join")
+        raise Conflict(_("every round has been paired already: there is no round left to join"))
     reg = Registration.objects.filter(tournament=t, player=player).first()
     if reg is not None:
         if reg.status == Registration.Status.WITHDRAWN:
-            raise Conflict(f"{player} withdrew from this event and cannot be entered again")
-        raise Conflict(f"{player} is already playing in this event")
+            raise Conflict(
+                _("%(player)s withdrew from this event and cannot be entered again") % {"player": player}
+            )
+        raise Conflict(_("%(player)s is already playing in this event") % {"player": player})
     points = 0.0
     if missed == "half":
         scale = table_scale(t.seats, t.seats, t.points_scale)
@@ -374,10 +434,10 @@ def start(*, tournament_id: int, by: Player) -> Tournament:
     t = _locked(tournament_id)
     require_organiser(t.league, by)
     if t.status not in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION):
-        raise Conflict(f"the tournament is {t.status}")
+        raise Conflict(_("the tournament is %(status)s") % {"status": t.get_status_display()})
     players = _players(t)
     if len(players) < 2:
-        raise Conflict("at least two registered (and checked-in) players are needed")
+        raise Conflict(_("at least two registered (and checked-in) players are needed"))
     if t.format == Tournament.Format.ROUND_ROBIN:
         schedule = pairing.round_robin([p.pk for p in players], t.seats)
         t.schedule = [[list(tb.players) for tb in r.tables] for r in schedule]
@@ -386,7 +446,7 @@ def start(*, tournament_id: int, by: Player) -> Tournament:
         try:
             t.rounds = len(bracket(len(players), t.seats, t.advance))
         except BracketError as exc:
-            raise Conflict(f"this knockout cannot start: {exc}") from None
+            raise Conflict(_("this knockout cannot start: %(error)s") % {"error": exc}) from None
         t.seeds = _seeded(t, players)
     if t.format == Tournament.Format.DOUBLE_ELIMINATION:
         t.rounds = double_elim.planned_rounds(len(players))
@@ -420,7 +480,10 @@ def set_seeds(*, tournament_id: int, seeds: dict[int, int | None], by: Player) -
     t = _locked(tournament_id)
     require_organiser(t.league, by)
     if t.status not in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION):
-        raise Conflict(f"seeds are set before the start, and the event is {t.status}")
+        raise Conflict(
+            _("seeds are set before the start, and the event is %(status)s")
+            % {"status": t.get_status_display()}
+        )
     regs = {
         r.player_id: r
         for r in Registration.objects.filter(tournament=t)
@@ -429,9 +492,14 @@ def set_seeds(*, tournament_id: int, seeds: dict[int, int | None], by: Player) -
     }
     for player_id, seed in seeds.items():
         if player_id not in regs:
-            raise InvalidInput(f"player {player_id} is not registered for {t.name}")
+            raise InvalidInput(
+                _("player %(id)s is not registered for %(event)s") % {"id": player_id, "event": t.name}
+            )
         if seed is not None and seed < 1:
-            raise InvalidInput(f"a seed is 1 or more, not {seed} ({regs[player_id].player.display_name})")
+            raise InvalidInput(
+                _("a seed is 1 or more, not %(seed)s (%(name)s)")
+                % {"seed": seed, "name": regs[player_id].player.display_name}
+            )
     after = {p: r.seed for p, r in regs.items()} | seeds
     taken: dict[int, int] = {}
     for player_id, seed in after.items():
@@ -439,7 +507,10 @@ def set_seeds(*, tournament_id: int, seeds: dict[int, int | None], by: Player) -
             continue
         if seed in taken:
             first, second = regs[taken[seed]].player.display_name, regs[player_id].player.display_name
-            raise InvalidInput(f"seed {seed} is given twice: to {first} and {second}")
+            raise InvalidInput(
+                _("seed %(seed)s is given twice: to %(first)s and %(second)s")
+                % {"seed": seed, "first": first, "second": second}
+            )
         taken[seed] = player_id
     changed = []
     for player_id, seed in seeds.items():
@@ -459,9 +530,12 @@ def pause(*, tournament_id: int, by: Player) -> Tournament:
     t = _locked(tournament_id)
     require_organiser(t.league, by)
     if t.status != Tournament.Status.RUNNING:
-        raise Conflict(f"only a running event can be paused, and {t.name} is {t.get_status_display()}")
+        raise Conflict(
+            _("only a running event can be paused, and %(event)s is %(status)s")
+            % {"event": t.name, "status": t.get_status_display()}
+        )
     if t.paused:
-        raise Conflict(f"{t.name} is paused already")
+        raise Conflict(_("%(event)s is paused already") % {"event": t.name})
     t.paused = True
     t.save(update_fields=["paused"])
     audit(t, by, "pause", detail={"round": t.current_round})
@@ -475,7 +549,7 @@ def resume(*, tournament_id: int, by: Player) -> Round | None:
     t = _locked(tournament_id)
     require_organiser(t.league, by)
     if not t.paused:
-        raise Conflict(f"{t.name} is not paused")
+        raise Conflict(_("%(event)s is not paused") % {"event": t.name})
     t.paused = False
     t.save(update_fields=["paused"])
     audit(t, by, "resume", detail={"round": t.current_round})
@@ -496,12 +570,12 @@ def next_round(*, tournament_id: int, by: Player) -> Round:
     t = _locked(tournament_id)
     require_organiser(t.league, by)
     if t.status != Tournament.Status.RUNNING:
-        raise Conflict(f"the tournament is {t.status}")
+        raise Conflict(_("the tournament is %(status)s") % {"status": t.get_status_display()})
     current = Round.objects.filter(tournament=t, number=t.current_round).first()
     if current is not None and current.status != Round.Status.FINISHED:
-        raise Conflict(f"round {current.number} is still being played")
+        raise Conflict(_("round %(number)s is still being played") % {"number": current.number})
     if not _more_rounds(t):
-        raise Conflict("every round has been played")
+        raise Conflict(_("every round has been played"))
     return _pair_round(t)
 
 
@@ -512,10 +586,10 @@ def repair_round(*, tournament_id: int, by: Player) -> Round:
     require_organiser(t.league, by)
     current = Round.objects.filter(tournament=t, number=t.current_round).first()
     if current is None or current.status != Round.Status.RUNNING:
-        raise Conflict("there is no round being played to pair again")
+        raise Conflict(_("there is no round being played to pair again"))
     tables = Table.objects.filter(round_table__round=current)
     if any(tb.actions for tb in tables):
-        raise Conflict("a table of this round has started playing: it can no longer be paired again")
+        raise Conflict(_("a table of this round has started playing: it can no longer be paired again"))
     for tb in tables:
         tb.delete()
     current.delete()

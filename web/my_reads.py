@@ -15,11 +15,14 @@ from typing import Any
 
 from django.db.models import F, Prefetch, Q
 from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
 
 from games import selectors as game_reads
 from games.models import Player, Seat, Table
 from games.results import Ending
-from games.wording import SEAT_ENDINGS, TABLE_ENDINGS, ResultText, describe_tables, names_list, ordinal
+from games.wording import SEAT_ENDINGS, ResultText, describe_tables, names_list, ordinal
 from ratings.display import text as rating_text
 from ratings.models import Rating
 from tournaments import selectors as event_reads
@@ -38,12 +41,20 @@ def time_left_text(seconds: float) -> str:
     """A remaining time in words, to the precision that matters ("2 days 3 h", "5 min", "40 s")."""
     s = max(0, int(seconds))
     if s >= 86400:
-        return f"{s // 86400} day{'s' if s >= 2 * 86400 else ''} {s % 86400 // 3600} h"
+        days = s // 86400
+        # Translators: a time left: days, then hours ("h" abbreviates hours).
+        return ngettext("%(days)d day %(hours)d h", "%(days)d days %(hours)d h", days) % {
+            "days": days,
+            "hours": s % 86400 // 3600,
+        }
     if s >= 3600:
-        return f"{s // 3600} h {s % 3600 // 60} min"
+        # Translators: a time left, abbreviated: hours ("h") and minutes ("min").
+        return _("%(hours)d h %(minutes)d min") % {"hours": s // 3600, "minutes": s % 3600 // 60}
     if s >= 60:
-        return f"{s // 60} min"
-    return f"{s} s"
+        # Translators: a time left, abbreviated: minutes.
+        return _("%(minutes)d min") % {"minutes": s // 60}
+    # Translators: a time left, abbreviated: seconds.
+    return _("%(seconds)d s") % {"seconds": s}
 
 
 # ------------------------------------------------------------------ my tables
@@ -70,11 +81,15 @@ def _my_table(t: Table, me: Player, now: datetime) -> MyTable:
         and t.to_move == mine.number
     )
     if t.status == Table.Status.OPEN:
-        state = f"waiting for players ({len(seats)} of {t.players} seated)"
+        state = _("waiting for players (%(seated)d of %(players)d seated)") % {
+            "seated": len(seats),
+            "players": t.players,
+        }
     elif your_turn:
-        state = "your turn"
+        state = _("your turn")
     elif t.status == Table.Status.ACTIVE:
-        state = f"{names.get(t.to_move or 0, 'nobody')} to move"
+        name = names.get(t.to_move or 0)
+        state = _("%(name)s to move") % {"name": name} if name is not None else _("nobody to move")
     else:
         state = t.get_status_display()
     left = ""
@@ -141,8 +156,13 @@ def my_place_words(result: ResultText, me_id: int, players: int) -> str:
         return result.headline
     winners = [p for p in result.places if p.place == 1]
     if place.place == 1:
-        return "You won" if len(winners) == 1 else "You shared 1st place"
-    return f"{place.word} of {players} — {result.headline}"
+        return _("You won") if len(winners) == 1 else _("You shared 1st place")
+    # Translators: "2nd of 3 — Bob won": the reader's place, the number of players, the result.
+    return _("%(place)s of %(players)d — %(result)s") % {
+        "place": place.word,
+        "players": players,
+        "result": result.headline,
+    }
 
 
 # ------------------------------------------------------------------ my events
@@ -158,39 +178,70 @@ def _event_text(
     t: Tournament, reg: Registration, rnd: Round | None, rt: RoundTable | None, me: Player
 ) -> MyEvent:
     if t.status == Tournament.Status.REGISTRATION:
-        checked = ""
-        if t.check_in:
-            checked = (
-                " — you are checked in"
-                if reg.status == Registration.Status.CHECKED_IN
-                else " — check in before it starts, or you are not paired"
+        if not t.check_in:
+            return MyEvent(t, _("registration open, starts when the organiser starts it"))
+        if reg.status == Registration.Status.CHECKED_IN:
+            return MyEvent(
+                t, _("registration open, starts when the organiser starts it — you are checked in")
             )
-        return MyEvent(t, f"registration open, starts when the organiser starts it{checked}")
-    of = f" of {t.rounds}" if t.rounds else ""
+        return MyEvent(
+            t,
+            _(
+                "registration open, starts when the organiser starts it — check in before it starts, "
+                "or you are not paired"
+            ),
+        )
     number = t.current_round
     if rnd is None:
-        return MyEvent(t, "starting: the first round is being paired")
-    head = f"round {number}{of}"
-    after = f"waiting for round {number} to finish"
+        return MyEvent(t, _("starting: the first round is being paired"))
+    # The round in words starts each sentence below: "round 2 of 5 running: …".
+    if t.rounds:
+        head = _("round %(number)d of %(rounds)d") % {"number": number, "rounds": t.rounds}
+    else:
+        head = _("round %(number)d") % {"number": number}
+    said = {"round": head, "number": number, "next": number + 1}
     if rnd.status == Round.Status.FINISHED:
         if t.paused:
-            return MyEvent(t, f"{head} finished; the organiser paused the event before round {number + 1}")
-        return MyEvent(t, f"{head} finished: waiting for round {number + 1} to be paired")
+            # Translators: %(round)s is "round 2 of 5" (or "round 2"); %(next)d the next round's number.
+            text = _("%(round)s finished; the organiser paused the event before round %(next)d")
+            return MyEvent(t, text % said)
+        # Translators: %(round)s is "round 2 of 5" (or "round 2"); %(next)d the next round's number.
+        text = _("%(round)s finished: waiting for round %(next)d to be paired")
+        return MyEvent(t, text % said)
     if rt is not None:
         table = rt.table
         others = names_list([s.player.display_name for s in table.seats.all() if s.player_id != me.pk])
-        where = f"board {rt.number}"
+        said.update(board=rt.number, others=others)
         if table.status in (Table.Status.OPEN, Table.Status.ACTIVE):
             mine = next((s for s in table.seats.all() if s.player_id == me.pk), None)
             if mine is not None and mine.state == Seat.State.OUT:
-                return MyEvent(t, f"{head} running: you are out at {where}; {after}")
+                # Translators: %(round)s is "round 2 of 5" (or "round 2"); %(number)d is its number.
+                text = _(
+                    "%(round)s running: you are out at board %(board)d; "
+                    "waiting for round %(number)d to finish"
+                )
+                return MyEvent(t, text % said)
             turn = table.status == Table.Status.ACTIVE and mine is not None and table.to_move == mine.number
-            said = "ready: your move" if turn else "ready" if table.ply == 0 else "in play"
-            return MyEvent(t, f"{head} running: your game vs {others} ({where}) is {said}", table, turn)
-        return MyEvent(t, f"{head} running: you have played; {after}")
+            if turn:
+                # Translators: %(round)s is "round 2 of 5"; %(others)s the opponents ("Bob and Carol").
+                text = _("%(round)s running: your game vs %(others)s (board %(board)d) is ready: your move")
+            elif table.ply == 0:
+                # Translators: %(round)s is "round 2 of 5"; %(others)s the opponents ("Bob and Carol").
+                text = _("%(round)s running: your game vs %(others)s (board %(board)d) is ready")
+            else:
+                # Translators: %(round)s is "round 2 of 5"; %(others)s the opponents ("Bob and Carol").
+                text = _("%(round)s running: your game vs %(others)s (board %(board)d) is in play")
+            return MyEvent(t, text % said, table, turn)
+        # Translators: %(round)s is "round 2 of 5" (or "round 2"); %(number)d is its number.
+        text = _("%(round)s running: you have played; waiting for round %(number)d to finish")
+        return MyEvent(t, text % said)
     if me.pk in (rnd.byes or []):
-        return MyEvent(t, f"{head} running: you have a bye; {after}")
-    return MyEvent(t, f"{head} running: you do not play this round")
+        # Translators: %(round)s is "round 2 of 5" (or "round 2"); %(number)d is its number.
+        text = _("%(round)s running: you have a bye; waiting for round %(number)d to finish")
+        return MyEvent(t, text % said)
+    # Translators: %(round)s is "round 2 of 5" (or "round 2").
+    text = _("%(round)s running: you do not play this round")
+    return MyEvent(t, text % said)
 
 
 @dataclass
@@ -247,11 +298,12 @@ def my_events(me: Player) -> MyEvents:
         t = reg.tournament
         place, of = places.get(t.pk, {}).get(me.pk, (0, 0)), len(places.get(t.pk, {}))
         if reg.status == Registration.Status.WITHDRAWN:
-            text = "withdrawn"
+            text = pgettext("a player's result in an event", "withdrawn")
         elif not place:
-            text = "not placed"
+            text = pgettext("a player's result in an event", "not placed")
         else:
-            text = f"{ordinal(place)} of {of}"
+            # Translators: a final place in an event: "2nd of 8".
+            text = _("%(place)s of %(count)d") % {"place": ordinal(place), "count": of}
         out.finished.append(FinishedEvent(t, text))
     return out
 
@@ -324,25 +376,35 @@ def table_belongs(table: Table) -> Belongs | None:
     rt = getattr(links, "round_table", None)
     if rt is not None:
         t = rt.round.tournament
-        return Belongs(f"{t.name} · round {rt.round.number} · board {rt.number}", f"/tournaments/{t.pk}/")
+        # Translators: "Autumn Swiss · round 3 · board 2": the event's name, its round and board.
+        text = _("%(event)s · round %(round)d · board %(board)d") % {
+            "event": t.name,
+            "round": rt.round.number,
+            "board": rt.number,
+        }
+        return Belongs(text, f"/tournaments/{t.pk}/")
     c = getattr(links, "challenge", None)
     if c is not None:
-        return Belongs(
-            f"{c.ladder}: challenge by {c.challenger.display_name} to {c.challenged.display_name}",
-            f"/ladders/{c.ladder_id}/",
-        )
+        # Translators: "Club ladder: challenge by Bob to Alice".
+        text = _("%(ladder)s: challenge by %(challenger)s to %(challenged)s") % {
+            "ladder": c.ladder,
+            "challenger": c.challenger.display_name,
+            "challenged": c.challenged.display_name,
+        }
+        return Belongs(text, f"/ladders/{c.ladder_id}/")
     q = getattr(links, "queue_table", None)
     if q is not None:
-        return Belongs(f"{q.ladder}: table from the matchmaking queue", f"/ladders/{q.ladder_id}/")
+        text = _("%(ladder)s: table from the matchmaking queue") % {"ladder": q.ladder}
+        return Belongs(text, f"/ladders/{q.ladder_id}/")
     return None
 
 
 # ------------------------------------------------------------------ the no-show rule, in words
 def clock_time(at: datetime, now: datetime) -> str:
     """A moment in the viewer's time zone (their setting, else UTC), as short as it can be:
-    "12:34" today, "Tue 24 Nov 12:34" otherwise."""
+    "12:34" today, "Tue 24 Nov 12:34" otherwise (day and month names in the active language)."""
     at, now = timezone.localtime(at), timezone.localtime(now)
-    return at.strftime("%H:%M") if at.date() == now.date() else at.strftime("%a %d %b %H:%M")
+    return date_format(at, "H:i") if at.date() == now.date() else date_format(at, "D d M H:i")
 
 
 @dataclass
@@ -362,26 +424,39 @@ def no_show_note(table: Table, me: Player | None, now: datetime | None = None) -
     now = now or timezone.now()
     seats = list(table.seats.all())
     on_turn = next((s for s in seats if s.number == table.to_move), None)
-    name = on_turn.player.display_name if on_turn else "the player on turn"
+    name = on_turn.player.display_name if on_turn else _("the player on turn")
     seated = me is not None and any(s.player_id == me.pk for s in seats)
     mine = on_turn is not None and me is not None and on_turn.player_id == me.pk
     out = table.no_show == "timeout"
-    at = clock_time(table.deadline, now)
-    zone = timezone.get_current_timezone_name()
+    # Each note is one sentence for translators, cut at %(time)s: the page shows the time there
+    # in a <time> element.
     if mine:
-        before = "If you do not move by"
-        after = f"({zone}) you lose this game (no-show)." if out else f"({zone}) the table is aborted."
+        if out:
+            # Translators: %(time)s is a clock time ("12:34"), %(zone)s its time zone ("UTC").
+            text = _("If you do not move by %(time)s (%(zone)s) you lose this game (no-show).")
+        else:
+            # Translators: %(time)s is a clock time ("12:34"), %(zone)s its time zone ("UTC").
+            text = _("If you do not move by %(time)s (%(zone)s) the table is aborted.")
     elif seated:
-        before = f"If {name} does not move by"
-        after = f"({zone}) {name} loses this game (no-show)." if out else f"({zone}) the table is aborted."
-    else:
-        before = f"{name}'s first move is due by"
-        after = (
-            f"({zone}); without it {name} is out of this game as a no-show."
-            if out
-            else f"({zone}); without it the table is aborted."
+        if out:
+            # Translators: %(name)s is the player on turn; %(time)s a clock time, %(zone)s its time zone.
+            text = _("If %(name)s does not move by %(time)s (%(zone)s) %(name)s loses this game (no-show).")
+        else:
+            # Translators: %(name)s is the player on turn; %(time)s a clock time, %(zone)s its time zone.
+            text = _("If %(name)s does not move by %(time)s (%(zone)s) the table is aborted.")
+    elif out:
+        # Translators: %(name)s is the player on turn; %(time)s a clock time, %(zone)s its time zone.
+        text = _(
+            "%(name)s's first move is due by %(time)s (%(zone)s); "
+            "without it %(name)s is out of this game as a no-show."
         )
-    return NoShowNote(before, table.deadline, at, after)
+    else:
+        # Translators: %(name)s is the player on turn; %(time)s a clock time, %(zone)s its time zone.
+        text = _("%(name)s's first move is due by %(time)s (%(zone)s); without it the table is aborted.")
+    cut = "\x00"
+    zone = timezone.get_current_timezone_name()
+    before, _sep, after = (text % {"name": name, "time": cut, "zone": zone}).partition(cut)
+    return NoShowNote(before.rstrip(), table.deadline, clock_time(table.deadline, now), after.lstrip())
 
 
 def table_result_words(table: Table, moved_seats: set[int]) -> dict[str, Any]:
@@ -401,9 +476,9 @@ def table_result_words(table: Table, moved_seats: set[int]) -> dict[str, Any]:
         out["result"] = describe_tables([table.pk], names).get(table.pk)
     elif table.status == Table.Status.ABORTED:
         out["aborted"] = (
-            TABLE_ENDINGS["aborted"] + " in time"
+            _("aborted: nobody moved in time")
             if table.end_reason == "aborted"
-            else "called off before it started"
+            else _("called off before it started")
         )
     return out
 

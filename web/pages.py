@@ -19,6 +19,8 @@ from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 import engine
@@ -48,51 +50,69 @@ TIME_CONTROLS: dict[str, dict[str, Any]] = {
     "correspondence": {"kind": "correspondence", "days": 3},
 }
 TIME_CONTROL_LABELS = [
-    ("untimed", "Untimed"),
-    ("blitz", "Blitz 3 min + 2 s"),
-    ("rapid", "Rapid 10 min + 5 s"),
-    ("classical", "Classical 30 min + 20 s"),
-    ("byoyomi", "Byo-yomi 5 min, 3 × 30 s"),
-    ("correspondence", "Correspondence, 3 days a move"),
+    ("untimed", gettext_lazy("Untimed")),
+    ("blitz", gettext_lazy("Blitz 3 min + 2 s")),
+    ("rapid", gettext_lazy("Rapid 10 min + 5 s")),
+    ("classical", gettext_lazy("Classical 30 min + 20 s")),
+    ("byoyomi", gettext_lazy("Byo-yomi 5 min, 3 × 30 s")),
+    ("correspondence", gettext_lazy("Correspondence, 3 days a move")),
 ]
-BOT_LEVELS = [("", "no bot"), ("random", "Random (beginner)"), ("greedy", "Greedy (club)"),
-              ("search", "Search (strong, 1 s a move)")]  # fmt: skip
+BOT_LEVELS = [("", gettext_lazy("no bot")), ("random", gettext_lazy("Random (beginner)")),
+              ("greedy", gettext_lazy("Greedy (club)")),
+              ("search", gettext_lazy("Search (strong, 1 s a move)"))]  # fmt: skip
 
 
 class TableForm(forms.Form):
-    game = forms.ChoiceField(choices=GameKind.choices, initial="pacru")
-    players = forms.TypedChoiceField(choices=[(2, "2"), (3, "3"), (4, "4")], coerce=int, initial=2)
+    game = forms.ChoiceField(choices=GameKind.choices, initial="pacru", label=gettext_lazy("Game"))
+    players = forms.TypedChoiceField(
+        choices=[(2, "2"), (3, "3"), (4, "4")], coerce=int, initial=2, label=gettext_lazy("Players")
+    )
     edition = forms.ChoiceField(
-        choices=[("302", "302 (booklet)"), ("2011", "2011 (meeting needs 9 markers)")],
+        choices=[
+            ("302", gettext_lazy("302 (booklet)")),
+            ("2011", gettext_lazy("2011 (meeting needs 9 markers)")),
+        ],
         initial="302",
-        help_text="Pacru only",
+        label=gettext_lazy("Edition"),
+        help_text=gettext_lazy("Pacru only"),
     )
-    time_control = forms.ChoiceField(choices=TIME_CONTROL_LABELS, initial="untimed")
+    time_control = forms.ChoiceField(
+        choices=TIME_CONTROL_LABELS, initial="untimed", label=gettext_lazy("Time control")
+    )
     rated = forms.BooleanField(
-        required=False, initial=True, help_text="casual games are not rated; games with bots never are"
+        required=False,
+        initial=True,
+        label=gettext_lazy("Rated"),
+        help_text=gettext_lazy("casual games are not rated; games with bots never are"),
     )
-    bot = forms.ChoiceField(choices=BOT_LEVELS, required=False, label="Invite bots")
+    bot = forms.ChoiceField(choices=BOT_LEVELS, required=False, label=gettext_lazy("Invite bots"))
     bots = forms.TypedChoiceField(
-        choices=[(1, "1"), (2, "2"), (3, "3")], coerce=int, initial=1, label="How many bots"
+        choices=[(1, "1"), (2, "2"), (3, "3")], coerce=int, initial=1, label=gettext_lazy("How many bots")
     )
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         if data.get("bot") and data.get("bots", 1) >= data.get("players", 2):
-            raise forms.ValidationError("leave at least one seat for yourself: fewer bots than players")
+            raise forms.ValidationError(_("leave at least one seat for yourself: fewer bots than players"))
         if data.get("bot"):
             data["rated"] = False  # house bots play unrated tables only (games.services.tables.BOTS_UNRATED)
         return data
 
 
 class SignupForm(UserCreationForm):  # type: ignore[type-arg]
-    display_name = forms.CharField(max_length=40, required=False, help_text="shown at tables (optional)")
+    display_name = forms.CharField(
+        max_length=40,
+        required=False,
+        label=gettext_lazy("Display name"),
+        help_text=gettext_lazy("shown at tables (optional)"),
+    )
     email = forms.EmailField(
         max_length=254,
         required=False,
-        label="E-mail address",
-        help_text="to reset a forgotten password and be told when it is your turn "
-        "(we send a link to confirm it)",
+        label=gettext_lazy("E-mail address"),
+        help_text=gettext_lazy(
+            "to reset a forgotten password and be told when it is your turn (we send a link to confirm it)"
+        ),
     )
 
     def __init__(self, *args: Any, **kwargs: Any):
@@ -250,7 +270,8 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         "mySeat": my_seat,
         "players": table.players,  # the page turns the board to the viewer's home edge (RULES §2)
         "api": f"/api/v1/tables/{table.pk}/",
-        "ratings": {str(s.number): seat_ratings.get(s.player_id, "new") for s in table.seats.all()},
+        # The rating as pages show it; null for a player without one (game.js says "rating new").
+        "ratings": {str(s.number): seat_ratings.get(s.player_id) for s in table.seats.all()},
     }
     moves = selectors.move_history(table)
     moved = {m.seat for m in moves if m.kind == Move.Kind.MOVE}
@@ -306,13 +327,19 @@ def play_bot(request: HttpRequest) -> HttpResponse:
     level = request.POST.get("level", "greedy")
     game = request.POST.get("game", "pacru")
     if level not in bots_levels() or game not in GameKind.values:
-        messages.error(request, f"choose a bot level ({', '.join(bots_levels())}) and a game")
+        messages.error(
+            request,
+            # Translators: %(levels)s lists the bot levels by their code names: "random, greedy, search".
+            _("choose a bot level (%(levels)s) and a game") % {"levels": ", ".join(bots_levels())},
+        )
         return redirect("home")
     if not request.user.is_authenticated:
         if not settings.GUEST_PLAY:
             return redirect("signup")
         if not guest_creation_allowed(request):
-            messages.error(request, "too many guest accounts from your address: try again later, or sign up")
+            messages.error(
+                request, _("too many guest accounts from your address: try again later, or sign up")
+            )
             return render(request, "games/home.html", _home_context(request), status=429)
         guest = services.guest_create()
         login(request, guest.user, backend="django.contrib.auth.backends.ModelBackend")

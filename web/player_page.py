@@ -12,6 +12,8 @@ from dataclasses import dataclass
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from ratings.pages import player_context
 from tournaments import selectors as event_reads
@@ -25,7 +27,7 @@ EVENTS_SHOWN = 12
 @dataclass
 class EventLine:
     tournament: Tournament
-    state: str  # "registered", "checked in", "withdrawn", "playing round 3", "finished"
+    state: str  # in words: "registered", "checked in", "withdrawn", "playing: round 3", "finished"
     place: int | None = None  # the final place, once the event is finished
     entrants: int = 0
 
@@ -77,13 +79,20 @@ def player_events(player_id: int, limit: int = EVENTS_SHOWN) -> tuple[list[Event
 
 
 def _state(t: Tournament, r: Registration) -> str:
+    """The player's state in the event, in words (in the active language)."""
     if r.status == Registration.Status.WITHDRAWN:
-        return "withdrawn"
+        return pgettext("a player's state in an event", "withdrawn")
     if t.status == Tournament.Status.FINISHED:
-        return "finished"
+        return pgettext("a player's state in an event", "finished")
     if t.status == Tournament.Status.RUNNING:
-        return f"playing: round {t.current_round}" + (" (paused)" if t.paused else "")
-    return "checked in" if r.status == Registration.Status.CHECKED_IN else "registered"
+        if t.paused:
+            return _("playing: round %(number)d (paused)") % {"number": t.current_round}
+        return _("playing: round %(number)d") % {"number": t.current_round}
+    return (
+        pgettext("a player's state in an event", "checked in")
+        if r.status == Registration.Status.CHECKED_IN
+        else pgettext("a player's state in an event", "registered")
+    )
 
 
 def final_places(events: list[Tournament], player_id: int) -> dict[int, tuple[int, int]]:

@@ -15,8 +15,12 @@ from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.functional import Promise
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.text import capfirst
+from django.utils.translation import get_language, ngettext, pgettext_lazy
+from django.utils.translation import gettext as _
 
 import engine
 from engine.board import CELL_NAMES
@@ -27,16 +31,37 @@ from engine.state import SEAT_COLOURS
 from .rules_content import PAGES, Diagram, RulesPage
 
 _CODE = re.compile(r"`([^`]+)`")
-_OUT = {"blocked": "cannot move and is out", "captured": "lost its last chevron and is out"}
+#: The seats' colours as the status line names them (``engine.state.SEAT_COLOURS``, in words).
+COLOUR_NAMES = {
+    1: pgettext_lazy("player colour", "red"),
+    2: pgettext_lazy("player colour", "black"),
+    3: pgettext_lazy("player colour", "yellow"),
+    4: pgettext_lazy("player colour", "green"),
+}
+assert set(COLOUR_NAMES) == set(SEAT_COLOURS)
 
 
-def words(text: str) -> SafeString:
-    """Escape ``text`` and show `backticked` notation as code."""
-    return mark_safe(_CODE.sub(r"<code>\1</code>", str(escape(text))))  # the text is escaped first
+def words(text: str | Promise) -> SafeString:
+    """Escape ``text`` (a lazy text is translated here, in the active language) and show
+    `backticked` notation as code."""
+    return mark_safe(_CODE.sub(r"<code>\1</code>", str(escape(str(text)))))  # the text is escaped first
 
 
 def _colour(seat: int) -> str:
-    return SEAT_COLOURS[seat].capitalize()
+    """The seat's colour, capitalised to start a sentence ("Red")."""
+    return capfirst(str(COLOUR_NAMES[seat]))
+
+
+def _out(seat: int, reason: str) -> str:
+    colour = _colour(seat)
+    if reason == "blocked":
+        # Translators: %(colour)s is a player's colour standing for the player ("Red", "Black", …).
+        return _("%(colour)s cannot move and is out.") % {"colour": colour}
+    if reason == "captured":
+        # Translators: %(colour)s is a player's colour standing for the player ("Red", "Black", …).
+        return _("%(colour)s lost its last chevron and is out.") % {"colour": colour}
+    # Translators: %(colour)s is a player's colour standing for the player ("Red", "Black", …).
+    return _("%(colour)s is out.") % {"colour": colour}
 
 
 def _powers(state: engine.State) -> dict[str, int]:
@@ -57,20 +82,35 @@ def _changed(before: engine.State, after: engine.State) -> list[str]:
 
 def _status(before: engine.State, after: engine.State) -> str:
     """What stands after the move, read from the engine: who is out, the end, who is on turn."""
-    parts = [f"{_colour(seat)} {_OUT.get(reason, 'is out')}." for seat, reason in after.last_eliminations]
+    parts = [_out(seat, reason) for seat, reason in after.last_eliminations]
     if before.end_triggered_by is None and after.end_triggered_by is not None and not after.is_over:
-        parts.append(f"The end is triggered: {after.final_turns_left} last turn(s) to play.")
-    counts = ", ".join(f"{SEAT_COLOURS[s]} {n}" for s, n in after.scores.items())
+        n = after.final_turns_left
+        parts.append(
+            ngettext(
+                "The end is triggered: %(n)d last turn to play.",
+                "The end is triggered: %(n)d last turns to play.",
+                n,
+            )
+            % {"n": n}
+        )
+    counts = ", ".join(f"{COLOUR_NAMES[s]} {n}" for s, n in after.scores.items())
     if after.is_over:
-        winner = f"{_colour(after.winner)} wins." if after.winner else "Nobody wins outright."
-        parts.append(f"Game over: {winner} Markers on the board: {counts}.")
+        if after.winner:
+            # Translators: %(colour)s is the winner's colour ("Red", "Black", …).
+            parts.append(_("Game over: %(colour)s wins.") % {"colour": _colour(after.winner)})
+        else:
+            parts.append(_("Game over: Nobody wins outright."))
     else:
-        parts.append(f"{_colour(after.to_move)} to move. Markers on the board: {counts}.")
+        # Translators: %(colour)s is the colour of the player on turn ("Red", "Black", …).
+        parts.append(_("%(colour)s to move.") % {"colour": _colour(after.to_move)})
+    # Translators: %(counts)s lists each colour with its number of markers: "red 12, black 9".
+    parts.append(_("Markers on the board: %(counts)s.") % {"counts": counts})
     return " ".join(parts)
 
 
 def diagram_data(game: str, diagram: Diagram) -> dict[str, Any]:
-    """The JSON a diagram is drawn from: both positions, computed by the engine."""
+    """The JSON a diagram is drawn from: both positions, computed by the engine, and the status
+    line in words (in the active language: plain strings, ready for ``json_script``)."""
     before = diagram.position(game)
     after = before.play(diagram.move)
     parsed = parse(diagram.move)
@@ -89,13 +129,15 @@ def diagram_data(game: str, diagram: Diagram) -> dict[str, Any]:
 
 
 @cache
-def _page_context(game: str) -> dict[str, Any]:
-    """Everything one rules page shows; the content is fixed, so it is built once per process."""
+def _page_context(game: str, language: str | None) -> dict[str, Any]:
+    """Everything one rules page shows, in ``language`` (the active one: every lazy text of
+    ``rules_content`` becomes a plain string here); the content is fixed, so it is built once per
+    process and language."""
     page: RulesPage = PAGES[game]
     sections = [
         {
             "key": s.key,
-            "title": s.title,
+            "title": str(s.title),
             "text": [words(t) for t in s.text],
             "differs": words(s.differs) if s.differs else "",
             "diagrams": [
@@ -119,4 +161,4 @@ def _page_context(game: str) -> dict[str, Any]:
 def rules_page(request: HttpRequest, game: str) -> HttpResponse:
     if game not in PAGES:
         raise Http404("no such game")
-    return render(request, "rules/page.html", _page_context(game))
+    return render(request, "rules/page.html", _page_context(game, get_language()))

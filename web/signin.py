@@ -10,6 +10,7 @@ from typing import Any
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import AuthenticationForm
 from django.http import HttpRequest, HttpResponse
+from django.utils.translation import ngettext
 
 from common.throttles import SignInLimits
 
@@ -22,7 +23,15 @@ class SignInView(auth_views.LoginView):
             form = AuthenticationForm(request, initial={"username": request.POST.get("username", "")})
             form.cleaned_data = {}  # unbound: nothing is checked, only the error is shown
             minutes = max(1, math.ceil(wait / 60))
-            form.add_error(None, f"Too many sign-in attempts: try again in {minutes} minute(s).")
+            form.add_error(
+                None,
+                ngettext(
+                    "Too many sign-in attempts: try again in %(n)d minute.",
+                    "Too many sign-in attempts: try again in %(n)d minutes.",
+                    minutes,
+                )
+                % {"n": minutes},
+            )
             return self.render_to_response(self.get_context_data(form=form), status=429)
         response = super().post(request, *args, **kwargs)
         limits.attempted(ok=request.user.is_authenticated)

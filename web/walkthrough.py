@@ -11,6 +11,7 @@ from django.contrib.auth import login
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from common.errors import ServiceError
@@ -33,7 +34,9 @@ def learn(request: HttpRequest) -> HttpResponse:
         if not settings.GUEST_PLAY:
             return redirect(f"{reverse('login')}?next={reverse('learn')}")
         if not guest_creation_allowed(request):
-            messages.error(request, "too many guest accounts from your address: try again later, or sign up")
+            messages.error(
+                request, _("too many guest accounts from your address: try again later, or sign up")
+            )
             return redirect("learn")
         guest = services.guest_create()
         login(request, guest.user, backend="django.contrib.auth.backends.ModelBackend")

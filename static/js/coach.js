@@ -1,7 +1,8 @@
 // The first-game coach: a panel that walks a newcomer through their first Pacru moves on a
 // walkthrough table (/tables/<id>/?coach=1, opened by /learn/). It never drives the game: it
-// watches what game.js shows (#prompt, #options, #movelist, #status, the board) and moves on when
-// the real game does. It only marks cells on the board with a class of its own.
+// watches what game.js shows (#prompt with its data-stage, #options, #movelist, #status, the
+// board) and moves on when the real game does, whatever the page's language. It only marks cells
+// on the board with a class of its own.
 (function () {
   "use strict";
   if (new URLSearchParams(location.search).get("coach") !== "1") return;
@@ -11,78 +12,74 @@
   const boot = JSON.parse(bootEl.textContent);
   if (!boot.mySeat) return;
 
+  // Translations: Django's JavaScript catalogue (/jsi18n/, loaded before this script) defines
+  // these globals; without it the coach still works, in English. The steps' words are HTML.
+  const gettext = window.gettext || ((s) => s);
+  const interpolate = window.interpolate || ((fmt, obj, named) => (named
+    ? fmt.replace(/%\(\w+\)s/g, (m) => String(obj[m.slice(2, -2)]))
+    : fmt.replace(/%s/g, () => String(obj.shift()))));
+  const fill = (fmt, values) => interpolate(fmt, values, true);
+  const para = (html) => `<p>${html}</p>`;
+
   const $ = (id) => document.getElementById(id);
   const RULES = "/rules/pacru/";
-  const link = (text) => `<a href="${RULES}">${text}</a>`;
 
   // The steps, in order. `hint` says which cell the board should mark while the step is shown.
   const STEPS = [
     {
       id: "board",
-      title: "The board",
-      body: () => `<p>The 9 × 9 board is cut by the thick lines into nine <strong>borderlands</strong>
-        of 3 × 3 fields. Your chevrons are the <strong>red</strong> arrows with a round dot; the
-        bot's are black with a square. The board is turned so that your home edge is at the bottom.</p>
-        <p>Each chevron points one way, its <strong>facing</strong>: it moves straight ahead or one
-        step to either side of that, never backwards.</p>`,
+      title: () => gettext("The board"),
+      body: () => para(gettext("The 9 × 9 board is cut by the thick lines into nine <strong>borderlands</strong> of 3 × 3 fields. Your chevrons are the <strong>red</strong> arrows with a round dot; the bot's are black with a square. The board is turned so that your home edge is at the bottom."))
+        + para(gettext("Each chevron points one way, its <strong>facing</strong>: it moves straight ahead or one step to either side of that, never backwards.")),
       hint: "from",
     },
     {
       id: "pick",
-      title: "Pick a chevron",
-      body: () => suggestion
-        ? `<p>Click one of your chevrons: the <strong>green dots</strong> are where it can go. Try the
-          one on <strong>${suggestion.from}</strong> (ringed in orange), then the dot on
-          <strong>${suggestion.to}</strong>.</p>`
-        : "<p>Click one of your chevrons: the <strong>green dots</strong> are where it can go. Then click a dot.</p>",
+      title: () => gettext("Pick a chevron"),
+      body: () => para(suggestion
+        ? fill(gettext("Click one of your chevrons: the <strong>green dots</strong> are where it can go. Try the one on <strong>%(from)s</strong> (ringed in orange), then the dot on <strong>%(to)s</strong>."), { from: suggestion.from, to: suggestion.to })
+        : gettext("Click one of your chevrons: the <strong>green dots</strong> are where it can go. Then click a dot.")),
       hint: "auto",
     },
     {
       id: "border",
-      title: "Crossing into a borderland",
-      body: () => `<p>This move takes your chevron into another <strong>borderland</strong>. Crossing a
-        border earns you a <strong>marker</strong>: you put one of your markers on a free neutral
-        field of the borderland you entered.</p>
-        <p>The purple squares are the fields you may choose: click one.</p>`,
+      title: () => gettext("Crossing into a borderland"),
+      body: () => para(gettext("This move takes your chevron into another <strong>borderland</strong>. Crossing a border earns you a <strong>marker</strong>: you put one of your markers on a free neutral field of the borderland you entered."))
+        + para(gettext("The purple squares are the fields you may choose: click one.")),
     },
     {
       id: "confirm",
-      title: "Confirm the move",
-      body: () => `<p>The move is ready: the prompt shows it in notation. Press
-        <strong>Confirm</strong> to play it (or Cancel to think again). Then the bot answers.</p>`,
+      title: () => gettext("Confirm the move"),
+      body: () => para(gettext("The move is ready: the prompt shows it in notation. Press <strong>Confirm</strong> to play it (or Cancel to think again). Then the bot answers.")),
     },
     {
       id: "power",
-      title: "Power and markers",
-      body: () => `<p>The bot has answered: its move is in the list of moves and marked on the board.</p>
-        <p>The number in a chevron's corner is its <strong>power</strong>: how many fields it may go.
-        It is the number of its owner's markers in the borderland it stands in, and at least 1. So
-        every marker you place makes your chevrons in that block stronger.</p>`,
+      title: () => gettext("Power and markers"),
+      body: () => para(gettext("The bot has answered: its move is in the list of moves and marked on the board."))
+        + para(gettext("The number in a chevron's corner is its <strong>power</strong>: how many fields it may go. It is the number of its owner's markers in the borderland it stands in, and at least 1. So every marker you place makes your chevrons in that block stronger.")),
     },
     {
       id: "more",
-      title: "More to discover",
-      body: () => `<ul>
-        <li><strong>Pincers</strong>: when two of your chevrons both attack an enemy chevron, either
-          may capture it.</li>
-        <li><strong>Connection changes</strong>: a move from your colour to your colour colours every
-          field in between.</li>
-        <li><strong>Reorientation</strong>: instead of moving, turn a chevron in place by paying
-          markers (click it twice).</li></ul>
-        <p>Each is explained with examples in the ${link("Pacru rules")}.</p>`,
+      title: () => gettext("More to discover"),
+      body: () => "<ul><li>"
+        + gettext("<strong>Pincers</strong>: when two of your chevrons both attack an enemy chevron, either may capture it.")
+        + "</li><li>"
+        + gettext("<strong>Connection changes</strong>: a move from your colour to your colour colours every field in between.")
+        + "</li><li>"
+        + gettext("<strong>Reorientation</strong>: instead of moving, turn a chevron in place by paying markers (click it twice).")
+        + "</li></ul>"
+        + para(fill(gettext("Each is explained with examples in the <a href=\"%(url)s\">Pacru rules</a>."), { url: RULES })),
     },
     {
       id: "win",
-      title: "How the game is won",
-      body: () => `<p>Two players each have a supply of <strong>42 markers</strong>. You win when your
-        turn ends with all of yours on the board, or when the bot has no chevron left.</p>
-        <p>Your marker count is shown by your name beside the board.</p>`,
+      title: () => gettext("How the game is won"),
+      body: () => para(gettext("Two players each have a supply of <strong>42 markers</strong>. You win when your turn ends with all of yours on the board, or when the bot has no chevron left."))
+        + para(gettext("Your marker count is shown by your name beside the board.")),
     },
     {
       id: "done",
-      title: "You're on your own now",
-      body: () => `<p>That is all you need to play on. Have fun, and keep the ${link("rules")} at hand
-        for the details.</p>`,
+      title: () => gettext("You're on your own now"),
+      body: () => para(fill(gettext("That is all you need to play on. Have fun, and keep the <a href=\"%(url)s\">rules</a> at hand for the details."), { url: RULES })),
       last: true,
     },
   ];
@@ -104,8 +101,8 @@
 
   function show() {
     const s = STEPS[step];
-    $("coach-count").textContent = `Coach · step ${step + 1} of ${STEPS.length}`;
-    $("coach-h").textContent = s.title;
+    $("coach-count").textContent = fill(gettext("Coach · step %(n)s of %(total)s"), { n: step + 1, total: STEPS.length });
+    $("coach-h").textContent = s.title();
     $("coach-body").innerHTML = s.body();
     panel.dataset.step = s.id;
     $("coach-next").hidden = !!s.last;
@@ -131,9 +128,10 @@
     const id = STEPS[step].id;
     let cell = null;
     if (id === "board" || id === "pick") {
-      const prompt = $("prompt").textContent;
-      cell = prompt.startsWith(`${suggestion.from}: choose`) ? suggestion.to : suggestion.from;
-      if (!prompt.startsWith("Your turn") && !prompt.includes(": choose a highlighted destination")) cell = null;
+      // game.js says on the prompt which step of a move it asks for (data-stage, data-from).
+      const prompt = $("prompt").dataset;
+      if (prompt.stage === "idle") cell = suggestion.from;
+      else if (prompt.stage === "dest") cell = prompt.from === suggestion.from ? suggestion.to : suggestion.from;
     }
     const g = cell && board.querySelector(`[data-cell="${cell}"]`);
     if (g) g.classList.add("coach-suggest");
@@ -141,15 +139,15 @@
 
   // Follow the real game.
   function follow() {
-    const prompt = $("prompt").textContent;
+    const stage = $("prompt").dataset.stage;
     const count = $("movelist").querySelectorAll("li").length;
     const id = STEPS[step].id;
     // Our move and the bot's answer are both in the list: on to power and markers.
     if (count >= moves + 2) go("power");
     if (index(id) <= index("confirm")) {
       if ($("confirm")) go("confirm");
-      else if (/crosses a border|connection that also crosses/.test(prompt)) go("border");
-      else if (prompt.includes(": choose a highlighted destination")) go("pick");
+      else if (stage === "effect" || stage === "twist") go("border");
+      else if (stage === "dest") go("pick");
     }
     mark();
   }
@@ -181,7 +179,7 @@
   const watch = new MutationObserver(follow);
   for (const id of ["movelist", "prompt", "status", "options"]) {
     const node = $(id);
-    if (node) watch.observe(node, { childList: true, subtree: true, characterData: true });
+    if (node) watch.observe(node, { childList: true, subtree: true, characterData: true, attributes: true, attributeFilter: ["data-stage", "data-from"] });
   }
   const board = $("board");
   if (board) new MutationObserver(mark).observe(board, { childList: true });

@@ -5,15 +5,49 @@
 (function () {
   "use strict";
 
+  // Translations: Django's JavaScript catalogue (/jsi18n/, loaded before this script) defines
+  // these globals; without it the diagrams still work, in English.
+  const gettext = window.gettext || ((s) => s);
+  const pgettext = window.pgettext || ((c, s) => s);
+  const interpolate = window.interpolate || ((fmt, obj, named) => (named
+    ? fmt.replace(/%\(\w+\)s/g, (m) => String(obj[m.slice(2, -2)]))
+    : fmt.replace(/%s/g, () => String(obj.shift()))));
+  const fill = (fmt, values) => interpolate(fmt, values, true);
+
   const DATA = JSON.parse(document.getElementById("rules-diagrams").textContent);
   const NS = "http://www.w3.org/2000/svg";
   const FILES = "abcdefghi";
   const DIRS = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"];
   const SEAT = {
-    1: { name: "red", colour: "#D55E00", shape: "circle" },
-    2: { name: "black", colour: "#1f1f1f", shape: "square" },
-    3: { name: "yellow", colour: "#F0E442", shape: "triangle" },
-    4: { name: "green", colour: "#009E73", shape: "diamond" },
+    1: { colour: "#D55E00", shape: "circle" },
+    2: { colour: "#1f1f1f", shape: "square" },
+    3: { colour: "#F0E442", shape: "triangle" },
+    4: { colour: "#009E73", shape: "diamond" },
+  };
+  // What a screen reader says of a field: a seat's marker and chevron (the colour agrees with
+  // the noun in many languages, so each is a message of its own), and the facings.
+  const MARKER_OF = {
+    1: gettext("red marker"),
+    2: gettext("black marker"),
+    3: gettext("yellow marker"),
+    4: gettext("green marker"),
+  };
+  const CHEVRON_OF = {
+    1: gettext("red chevron facing %(facing)s, power %(power)s"),
+    2: gettext("black chevron facing %(facing)s, power %(power)s"),
+    3: gettext("yellow chevron facing %(facing)s, power %(power)s"),
+    4: gettext("green chevron facing %(facing)s, power %(power)s"),
+  };
+  const FACING = {
+    // Translators: compass directions a chevron faces, abbreviated (north, north-east, ...).
+    N: pgettext("facing", "N"),
+    NE: pgettext("facing", "NE"),
+    E: pgettext("facing", "E"),
+    SE: pgettext("facing", "SE"),
+    S: pgettext("facing", "S"),
+    SW: pgettext("facing", "SW"),
+    W: pgettext("facing", "W"),
+    NW: pgettext("facing", "NW"),
   };
   const S = 50, X0 = 26, Y0 = 4; // field size and board origin in the 486×486 viewBox
   const CELLS = [];
@@ -79,9 +113,10 @@
         el("circle", { cx: x + S / 2, cy: y + S / 2, r: 9, fill: "#15803d", "fill-opacity": 0.85, stroke: "#fff", "stroke-width": 2, class: "target" }, g);
         g.classList.add("clickable");
       }
-      let label = cell + (owner ? `, ${SEAT[owner].name} marker` : ", neutral");
-      if (c) label += `, ${SEAT[c.seat].name} chevron facing ${c.facing}, power ${powers[cell] || 1}`;
-      g.setAttribute("aria-label", label);
+      // Translators: a field of the board without a marker (read out by screen readers).
+      const parts = [cell, owner ? MARKER_OF[owner] : gettext("neutral")];
+      if (c) parts.push(fill(CHEVRON_OF[c.seat], { facing: FACING[c.facing] || c.facing, power: powers[cell] || 1 }));
+      g.setAttribute("aria-label", parts.join(", "));
     }
     for (let i = 0; i <= 9; i += 3) {
       el("line", { x1: X0 + i * S, y1: Y0, x2: X0 + i * S, y2: Y0 + 9 * S, stroke: "#4b3f2a", "stroke-width": 3 }, svg);
@@ -98,12 +133,13 @@
     status.textContent = after ? d.status : "";
     const button = fig.querySelector("button.play");
     button.textContent = "";
-    if (after) button.textContent = "Back to the position before";
+    if (after) button.textContent = gettext("Back to the position before");
     else {
-      button.append("Play the example ");
       const code = document.createElement("code");
       code.textContent = d.move;
-      button.append(code);
+      // The move, in notation, stands inside the words as code.
+      const words = gettext("Play the example %(move)s");
+      for (const part of words.split(/(%\(move\)s)/)) if (part) button.append(part === "%(move)s" ? code : part);
     }
     fig.classList.toggle("played", after);
   }

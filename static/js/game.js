@@ -9,17 +9,68 @@
 (function () {
   "use strict";
 
+  // Translations: Django's JavaScript catalogue (/jsi18n/, loaded before this script) defines
+  // these globals; without it the page still works, in English.
+  const gettext = window.gettext || ((s) => s);
+  const ngettext = window.ngettext || ((s, p, n) => (n === 1 ? s : p));
+  const pgettext = window.pgettext || ((c, s) => s);
+  const interpolate = window.interpolate || ((fmt, obj, named) => (named
+    ? fmt.replace(/%\(\w+\)s/g, (m) => String(obj[m.slice(2, -2)]))
+    : fmt.replace(/%s/g, () => String(obj.shift()))));
+  // A translated message with named values: fill("%(who)s wins", {who: "Ann"}).
+  const fill = (fmt, values) => interpolate(fmt, values, true);
+  // The same, as DOM pieces: the values may be elements (a live clock inside a sentence).
+  function pieces(fmt, values) {
+    return fmt.split(/(%\(\w+\)s)/).filter((x) => x !== "").map((x) => {
+      const m = /^%\((\w+)\)s$/.exec(x);
+      return m && m[1] in values ? values[m[1]] : x;
+    });
+  }
+
   const boot = JSON.parse(document.getElementById("boot").textContent);
   const API = boot.api;
   const ME = boot.mySeat;
   const FILES = "abcdefghi";
   const DIRS = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"];
   const SEAT = {
-    1: { name: "red", colour: "#D55E00", ink: "#fff", shape: "circle" },
-    2: { name: "black", colour: "#1f1f1f", ink: "#fff", shape: "square" },
-    3: { name: "yellow", colour: "#F0E442", ink: "#222", shape: "triangle" },
-    4: { name: "green", colour: "#009E73", ink: "#fff", shape: "diamond" },
+    1: { colour: "#D55E00", ink: "#fff", shape: "circle" },
+    2: { colour: "#1f1f1f", ink: "#fff", shape: "square" },
+    3: { colour: "#F0E442", ink: "#222", shape: "triangle" },
+    4: { colour: "#009E73", ink: "#fff", shape: "diamond" },
   };
+  // What players read: the seat colours, a seat's marker and chevron (the colour agrees with the
+  // noun in many languages, so each is a message of its own), and the facings.
+  const COLOUR = {
+    1: pgettext("seat colour", "red"),
+    2: pgettext("seat colour", "black"),
+    3: pgettext("seat colour", "yellow"),
+    4: pgettext("seat colour", "green"),
+  };
+  const MARKER_OF = {
+    1: gettext("red marker"),
+    2: gettext("black marker"),
+    3: gettext("yellow marker"),
+    4: gettext("green marker"),
+  };
+  const CHEVRON_OF = {
+    1: gettext("red chevron facing %(facing)s, power %(power)s"),
+    2: gettext("black chevron facing %(facing)s, power %(power)s"),
+    3: gettext("yellow chevron facing %(facing)s, power %(power)s"),
+    4: gettext("green chevron facing %(facing)s, power %(power)s"),
+  };
+  const FACING = {
+    // Translators: compass directions a chevron faces, abbreviated (north, north-east, ...).
+    N: pgettext("facing", "N"),
+    NE: pgettext("facing", "NE"),
+    E: pgettext("facing", "E"),
+    SE: pgettext("facing", "SE"),
+    S: pgettext("facing", "S"),
+    SW: pgettext("facing", "SW"),
+    W: pgettext("facing", "W"),
+    NW: pgettext("facing", "NW"),
+  };
+  const facingWord = (f) => FACING[f] || f;
+  const seatLabel = (n) => fill(gettext("seat %(n)s"), { n: n });
   const S = 56, X0 = 36, Y0 = 6; // cell size and board origin inside the 546×536 viewBox
   const POLL = 800, POLL_HIDDEN = 4000, MAX_BACKOFF = 8000;
   const NS = "http://www.w3.org/2000/svg";
@@ -43,6 +94,7 @@
   let audio = null;
   let warnedLow = null; // the ply at which the low-time sound last played
   const wasOpen = $("game").hasAttribute("hidden"); // rendered before the table started
+  const TITLE = document.title; // the page's own title, which a "your turn" mark may precede
   const PLAYERS = boot.players || 2;
   // Each seat's home edge (RULES §2 start positions), and how far the picture turns (clockwise)
   // to put that edge at the bottom.
@@ -223,7 +275,9 @@
     const viewing = $("viewing");
     if (viewing) {
       viewing.hidden = live;
-      viewing.textContent = live ? "" : view < 0 ? "Start position: press » to return to the game." : `After move ${view + 1} (${history.actions[view].action}): press » to return to the game.`;
+      viewing.textContent = live ? "" : view < 0
+        ? gettext("Start position: press » to return to the game.")
+        : fill(gettext("After move %(n)s (%(move)s): press » to return to the game."), { n: view + 1, move: history.actions[view].action });
     }
   }
 
@@ -247,17 +301,18 @@
 
   function describeCell(cell, owner, c, hl, p) {
     const parts = [cell];
-    parts.push(owner ? SEAT[owner].name + " marker" : "neutral");
+    // Translators: a field of the board without a marker (read out by screen readers).
+    parts.push(owner ? MARKER_OF[owner] : gettext("neutral"));
     if (c) {
-      parts.push(`${SEAT[c.seat].name} chevron facing ${c.facing}, power ${p}`);
+      parts.push(fill(CHEVRON_OF[c.seat], { facing: facingWord(c.facing), power: p }));
       const dests = c.seat === (T && T.to_move) ? destinationsOf(cell) : [];
-      if (dests.length) parts.push(`can move to ${dests.join(" ")}`);
+      if (dests.length) parts.push(fill(gettext("can move to %(cells)s"), { cells: dests.join(" ") }));
     }
-    if (hl.from === cell) parts.push("selected");
-    else if (hl.sel.has(cell)) parts.push("your chevron, can move");
-    if (hl.targets.has(cell)) parts.push("destination");
-    if (hl.choice.has(cell)) parts.push("can be chosen");
-    if (hl.picked.has(cell)) parts.push("chosen");
+    if (hl.from === cell) parts.push(pgettext("field", "selected"));
+    else if (hl.sel.has(cell)) parts.push(gettext("your chevron, can move"));
+    if (hl.targets.has(cell)) parts.push(pgettext("field", "destination"));
+    if (hl.choice.has(cell)) parts.push(pgettext("field", "can be chosen"));
+    if (hl.picked.has(cell)) parts.push(pgettext("field", "chosen"));
     return parts.join(", ");
   }
 
@@ -319,7 +374,7 @@
 
   function clickCell(cell) {
     focusCell = cell;
-    if (view !== null) return say("You are looking at an earlier position: press » to return to the game.");
+    if (view !== null) return say(gettext("You are looking at an earlier position: press » to return to the game."));
     if (!myTurn() || busy) return;
     $("error").textContent = "";
     const mine = movable();
@@ -425,8 +480,13 @@
     return b;
   }
 
-  function say(text) {
-    $("prompt").textContent = text;
+  // The prompt; its data-stage (and data-from) say which step of a move it asks for, so the
+  // coach (coach.js) can follow the game in any language without reading the words.
+  function say(text, stage) {
+    const prompt = $("prompt");
+    prompt.dataset.stage = stage || "";
+    prompt.dataset.from = (stage && sel.from) || "";
+    prompt.textContent = text;
   }
 
   function turnFacing(facing, turn) {
@@ -436,78 +496,94 @@
 
   function updateInput() {
     $("options").textContent = "";
-    if (view !== null) return say("Viewing an earlier position.");
+    if (view !== null) return say(gettext("Viewing an earlier position."));
     if (!T || T.status !== "active") return say("");
     if (!myTurn()) {
       const seat = T.seats.find((s) => s.number === T.to_move);
-      return say(ME ? `Waiting for ${seat ? seat.player.display_name : "seat " + T.to_move}…` : "");
+      return say(ME ? fill(gettext("Waiting for %(name)s…"), { name: seat ? seat.player.display_name : seatLabel(T.to_move) }) : "");
     }
     const kind = T.choices && sel.base && T.choices[sel.base] ? T.choices[sel.base].effect_kind : null;
+    const cancelButton = () => button(pgettext("move input", "Cancel"), cancel);
     switch (sel.stage) {
       case "idle":
         if (T.base_moves.length === 1 && T.base_moves[0] === "pass") {
-          say("None of your chevrons can move: you pass.");
+          say(gettext("None of your chevrons can move: you pass."), "pass");
           sel.complete = "pass";
           sel.stage = "confirm";
           return updateInput();
         }
-        return say("Your turn: choose one of your chevrons.");
+        return say(gettext("Your turn: choose one of your chevrons."), "idle");
       case "dest":
         say(T.reorient && T.reorient.cells.includes(sel.from)
-          ? `${sel.from}: choose a highlighted destination, or click the chevron again to turn it.`
-          : `${sel.from}: choose a highlighted destination.`);
-        return button("Cancel", cancel);
+          ? fill(gettext("%(cell)s: choose a highlighted destination, or click the chevron again to turn it."), { cell: sel.from })
+          : fill(gettext("%(cell)s: choose a highlighted destination."), { cell: sel.from }), "dest");
+        return cancelButton();
       case "effect": {
         const effects = T.choices[sel.base].effects;
         if (effects.includes("*")) {
-          say(`${sel.base} is a connection that also crosses a border: take the connection change, or choose a highlighted border field for your marker.`);
-          button("Connection change (*)", () => { sel.effect = "*"; afterEffect(); }, "primary", { id: "opt-star" });
+          say(fill(gettext("%(move)s is a connection that also crosses a border: take the connection change, or choose a highlighted border field for your marker."), { move: sel.base }), "effect");
+          button(gettext("Connection change (*)"), () => { sel.effect = "*"; afterEffect(); }, "primary", { id: "opt-star" });
         } else if (kind === "transformation") {
-          say(`${sel.base} crosses a border: choose an opponent's highlighted field to change to your colour.`);
+          say(fill(gettext("%(move)s crosses a border: choose an opponent's highlighted field to change to your colour."), { move: sel.base }), "effect");
         } else {
-          say(`${sel.base} crosses a border: choose a highlighted field for your marker.`);
+          say(fill(gettext("%(move)s crosses a border: choose a highlighted field for your marker."), { move: sel.base }), "effect");
         }
-        return button("Cancel", cancel);
+        return cancelButton();
       }
       case "meeting":
-        say("Your chevrons meet: choose one more highlighted field to change to your colour.");
-        return button("Cancel", cancel);
+        say(gettext("Your chevrons meet: choose one more highlighted field to change to your colour."), "meeting");
+        return cancelButton();
       case "twist": {
-        say(`${sel.base} crosses a border: choose the new facing.`);
+        say(fill(gettext("%(move)s crosses a border: choose the new facing."), { move: sel.base }), "twist");
         // The facing after the move: the direction of travel, then the twist (RULES, Twist).
         const travel = directionOf(fromOf(sel.base), toOf(sel.base));
-        const labels = { "^": "straight on (^)", "<": "turn left 45° (<)", ">": "turn right 45° (>)" };
+        const labels = {
+          "^": gettext("straight on (^) → %(facing)s"),
+          "<": gettext("turn left 45° (<) → %(facing)s"),
+          ">": gettext("turn right 45° (>) → %(facing)s"),
+        };
         for (const v of sel.variants) {
           const t = v.slice(-1);
           const facing = t === "^" ? travel : turnFacing(travel, t);
-          button(labels[t] ? `${labels[t]} → ${facing}` : v, () => { sel.complete = v; sel.stage = "confirm"; update(); }, "", { "data-twist": t });
+          button(labels[t] ? fill(labels[t], { facing: facingWord(facing) }) : v, () => { sel.complete = v; sel.stage = "confirm"; update(); }, "", { "data-twist": t });
         }
-        return button("Cancel", cancel);
+        return cancelButton();
       }
       case "reorient-turn": {
         const facing = decode(T.position).chev[sel.from].facing;
-        say(`Turn the chevron on ${sel.from} (facing ${facing}): 45° costs 2 of your markers, 90° costs 4.`);
-        const names = { "<": "45° left", ">": "45° right", "<<": "90° left", ">>": "90° right" };
+        say(fill(gettext("Turn the chevron on %(cell)s (facing %(facing)s): 45° costs 2 of your markers, 90° costs 4."), { cell: sel.from, facing: facingWord(facing) }), "reorient-turn");
+        const names = {
+          "<": pgettext("reorientation", "45° left"),
+          ">": pgettext("reorientation", "45° right"),
+          "<<": pgettext("reorientation", "90° left"),
+          ">>": pgettext("reorientation", "90° right"),
+        };
         for (const t of T.reorient.turns) {
-          button(`${names[t]} → ${turnFacing(facing, t)} (${t.length * 2} markers)`, () => {
+          const cost = t.length * 2;
+          // Translators: a button: the turn ("45° left"), the facing after it, and its price.
+          const label = ngettext("%(turn)s → %(facing)s (%(n)s marker)", "%(turn)s → %(facing)s (%(n)s markers)", cost);
+          button(fill(label, { turn: names[t] || t, facing: facingWord(turnFacing(facing, t)), n: cost }), () => {
             sel.turn = t;
             sel.paid = [];
             sel.stage = "reorient-pay";
             update();
           }, "", { "data-turn": t });
         }
-        return button("Cancel", cancel);
+        return cancelButton();
       }
       case "reorient-pay": {
         const need = sel.turn.length * 2;
-        say(`Choose ${need} of your markers to remove (${sel.paid.length} of ${need} chosen).`);
-        return button("Cancel", cancel);
+        say(fill(ngettext(
+          "Choose %(need)s of your markers to remove (%(done)s of %(need)s chosen).",
+          "Choose %(need)s of your markers to remove (%(done)s of %(need)s chosen).",
+          need), { need: need, done: sel.paid.length }), "reorient-pay");
+        return cancelButton();
       }
       case "confirm": {
         const move = pending();
-        say(`Play ${move}?`);
-        button(`Confirm ${move}`, () => submit(move), "primary", { id: "confirm" });
-        if (move !== "pass") button("Cancel", cancel);
+        say(fill(gettext("Play %(move)s?"), { move: move }), "confirm");
+        button(fill(gettext("Confirm %(move)s"), { move: move }), () => submit(move), "primary", { id: "confirm" });
+        if (move !== "pass") cancelButton();
         return;
       }
     }
@@ -545,18 +621,19 @@
   async function submit(move) {
     if (busy) return;
     busy = true;
-    say(`Sending ${move}…`);
+    say(fill(gettext("Sending %(move)s…"), { move: move }));
     $("options").textContent = "";
     try {
       const r = await post("moves/", { ply: T.ply, move });
       if (!r.ok) {
         // The server's explanation usually names the move already ("e9-e5: there is no …").
-        const detail = String(r.data.detail || `refused (HTTP ${r.status})`);
-        $("error").textContent = detail.toLowerCase().startsWith(move.toLowerCase()) ? detail : `${move}: ${detail}`;
+        const detail = String(r.data.detail || fill(gettext("refused (HTTP %(status)s)"), { status: r.status }));
+        // Translators: a refused move: its notation, then the server's reason.
+        $("error").textContent = detail.toLowerCase().startsWith(move.toLowerCase()) ? detail : fill(gettext("%(move)s: %(detail)s"), { move: move, detail: detail });
       }
       sel = idle();
     } catch (e) {
-      $("error").textContent = "The move could not be sent (connection lost?): try again.";
+      $("error").textContent = gettext("The move could not be sent (connection lost?): try again.");
     } finally {
       busy = false;
       await poll(true);
@@ -566,14 +643,14 @@
   async function resign() {
     const box = $("options");
     box.textContent = "";
-    say("Resign this game? Your chevrons leave the board; your markers stay.");
-    button("Yes, resign", async () => {
+    say(gettext("Resign this game? Your chevrons leave the board; your markers stay."));
+    button(gettext("Yes, resign"), async () => {
       const r = await post("resign/", {});
-      if (!r.ok) $("error").textContent = r.data.detail || "could not resign";
+      if (!r.ok) $("error").textContent = r.data.detail || gettext("could not resign");
       sel = idle();
       await poll(true);
     }, "danger", { id: "resign-yes" });
-    button("No", cancel);
+    button(pgettext("resign", "No"), cancel);
   }
 
   // Push: the server sends the table's state on every change (server-sent events). While the
@@ -620,7 +697,7 @@
       $("status").removeAttribute("data-offline");
     } catch (e) {
       failures += 1;
-      $("status").setAttribute("data-offline", "Connection lost: reconnecting…");
+      $("status").setAttribute("data-offline", gettext("Connection lost: reconnecting…"));
       delay = Math.min(MAX_BACKOFF, POLL * 2 ** failures);
     }
     if (T && (T.status === "finished" || T.status === "aborted")) delay = Math.max(delay, 15000);
@@ -639,7 +716,7 @@
       if (!busy) sel = idle();
       if (history && T.moves.length > history.actions.length && view !== null) loadHistory();
     }
-    document.title = (myTurn() ? "● Your turn · " : "") + document.title.replace(/^● Your turn · /, "");
+    document.title = myTurn() ? fill(gettext("● Your turn · %(title)s"), { title: TITLE }) : TITLE;
     if (previous && T.moves && previous.moves && T.moves.length > previous.moves.length) {
       const wasMine = previous.status === "active" && previous.to_move === ME;
       if (myTurn() && !wasMine) tone([660, 880], 0.12);
@@ -678,7 +755,8 @@
   function fmt(seconds) {
     if (seconds === null || seconds === undefined || !isFinite(seconds)) return "";
     const s = Math.max(0, seconds);
-    if (s >= 86400) return `${Math.floor(s / 86400)}d ${Math.floor((s % 86400) / 3600)}h`;
+    // Translators: a clock with more than a day left, in days and hours ("2d 5h").
+    if (s >= 86400) return fill(pgettext("clock", "%(days)sd %(hours)sh"), { days: Math.floor(s / 86400), hours: Math.floor((s % 86400) / 3600) });
     const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), sec = s % 60;
     const ss = s < 10 ? sec.toFixed(1).padStart(4, "0") : String(Math.floor(sec)).padStart(2, "0");
     return (h ? `${h}:${String(m).padStart(2, "0")}` : `${m}`) + ":" + ss;
@@ -700,24 +778,38 @@
     const scores = {};
     if (position) for (const ch of position.tiles) if (ch !== "-") scores[ch] = (scores[ch] || 0) + 1;
     for (const s of T.seats) {
-      const li = seatHead(document.createElement("li"), s,
-        `${s.player.display_name}${s.player.is_bot ? " (bot)" : ""}${s.number === ME ? " (you)" : ""}`);
+      let label = s.player.display_name;
+      if (s.player.is_bot) label = fill(gettext("%(name)s (bot)"), { name: label });
+      if (s.number === ME) label = fill(gettext("%(name)s (you)"), { name: label });
+      const li = seatHead(document.createElement("li"), s, label);
       const meta = document.createElement("span");
       meta.className = "meta";
-      const target = T.target ? ` / ${T.target}` : "";
-      let fate = "";
+      const rating = boot.ratings[s.number];
+      const score = scores[s.number] || 0;
+      const parts = [
+        COLOUR[s.number],
+        rating
+          ? fill(gettext("rating %(rating)s"), { rating: rating })
+          // Translators: shown instead of a rating for a player who has none yet.
+          : gettext("rating new"),
+        T.target
+          ? fill(ngettext("%(n)s / %(target)s marker", "%(n)s / %(target)s markers", T.target), { n: score, target: T.target })
+          : fill(ngettext("%(n)s marker", "%(n)s markers", score), { n: score }),
+      ];
       if (s.state === "out") {
-        const how = noShow(s.number) ? "no-show: never moved"
-          : s.elimination_reason === "timeout" ? "lost on time" : s.elimination_reason;
-        fate = ` · out (${how})`;
+        const how = noShow(s.number) ? gettext("no-show: never moved")
+          : s.elimination_reason === "timeout" ? gettext("lost on time") : reasonWord(s.elimination_reason);
+        // Translators: a seat that left the game, and how.
+        parts.push(fill(pgettext("seat", "out (%(how)s)"), { how: how }));
       }
-      if (s.rank) fate += ` · ${placeWord(s.rank)}`;
-      meta.textContent = `${SEAT[s.number].name} · rating ${boot.ratings[s.number] || "new"} · ${scores[s.number] || 0}${target} markers${fate}`;
+      if (s.rank) parts.push(placeWord(s.rank));
+      meta.textContent = parts.join(" · ");
       li.appendChild(meta);
       if (T.status === "active" && T.to_move === s.number) {
         const turn = document.createElement("span");
         turn.className = "turn-flag";
-        turn.textContent = "to move";
+        // Translators: a flag beside the seat whose turn it is.
+        turn.textContent = pgettext("seat", "to move");
         li.appendChild(turn);
       }
       list.appendChild(li);
@@ -743,11 +835,12 @@
     bottom.textContent = "";
     const low = bottomSeat();
     for (const s of T.seats) {
-      const div = seatHead(document.createElement("div"), s, s.player.display_name + (s.number === ME ? " (you)" : ""));
+      const div = seatHead(document.createElement("div"), s,
+        s.number === ME ? fill(gettext("%(name)s (you)"), { name: s.player.display_name }) : s.player.display_name);
       div.classList.add("strip");
       const marks = document.createElement("span");
       marks.className = "marks";
-      marks.title = "markers on the board";
+      marks.title = gettext("markers on the board");
       marks.textContent = `${scores[s.number] || 0}${T.target ? "/" + T.target : ""}`;
       div.appendChild(marks);
       const clock = document.createElement("span");
@@ -760,13 +853,22 @@
 
   // How a seat left the game, in words.
   function fateOf(s) {
-    if (noShow(s.number)) return "no-show (never moved)";
+    if (noShow(s.number)) return gettext("no-show (never moved)");
     return {
-      blocked: "blocked (no chevron could move)",
-      captured: "lost the last chevron to a pincer",
-      resigned: "resigned",
-      timeout: "lost on time",
-    }[s.elimination_reason] || s.elimination_reason || "out";
+      blocked: gettext("blocked (no chevron could move)"),
+      captured: gettext("lost the last chevron to a pincer"),
+      resigned: pgettext("fate", "resigned"),
+      timeout: gettext("lost on time"),
+    }[s.elimination_reason] || reasonWord(s.elimination_reason) || pgettext("seat", "out");
+  }
+  // The server's elimination reason (a stable value) as a word, for the seat list.
+  function reasonWord(reason) {
+    return {
+      blocked: pgettext("elimination", "blocked"),
+      captured: pgettext("elimination", "captured"),
+      resigned: pgettext("fate", "resigned"),
+      timeout: gettext("lost on time"),
+    }[reason] || reason;
   }
 
   // The result banner: who won, the places in words, and the ways on (rematch, the event, the lobby).
@@ -783,30 +885,39 @@
     const places = $("places");
     places.textContent = "";
     if (T.status === "aborted") {
-      head.textContent = "This table was aborted.";
+      head.textContent = gettext("This table was aborted.");
       if ($("rematch-form")) $("rematch-form").hidden = true;
       return;
     }
-    const name = (n) => { const x = T.seats.find((y) => y.number === n); return x ? x.player.display_name : "seat " + n; };
-    const winner = T.winner_seat ? `${name(T.winner_seat)} wins` : "No single winner";
+    const name = (n) => { const x = T.seats.find((y) => y.number === n); return x ? x.player.display_name : seatLabel(n); };
     const outs = T.seats.filter((x) => x.state === "out");
     let why = {
-      target: "whole supply of markers on the board",
-      "last-standing": "the last player in the game",
-      "ply-limit": "the ply limit was reached; most markers",
-      "end-trigger": "the final round after the end was triggered; most markers",
-      "no-progress": "no marker gained for too long; most markers",
-      "no-moves": "nobody can move; most markers",
-      "no-gain": "nobody can gain a marker; most markers",
-      adjudicated: "result set by the organisers",
+      target: gettext("whole supply of markers on the board"),
+      "last-standing": gettext("the last player in the game"),
+      "ply-limit": gettext("the ply limit was reached; most markers"),
+      "end-trigger": gettext("the final round after the end was triggered; most markers"),
+      "no-progress": gettext("no marker gained for too long; most markers"),
+      "no-moves": gettext("nobody can move; most markers"),
+      "no-gain": gettext("nobody can gain a marker; most markers"),
+      adjudicated: gettext("result set by the organisers"),
     }[T.end_reason] || T.end_reason;
-    if (T.end_reason === "last-standing" && outs.length)
-      why = "last player standing: " + outs.map((x) => `${name(x.number)} ${fateOf(x)}`).join(", ");
-    head.textContent = `Game over: ${winner} (${why}).`;
+    if (T.end_reason === "last-standing" && outs.length) {
+      // Translators: a player and how they left the game ("Bob lost on time").
+      const fates = outs.map((x) => fill(gettext("%(name)s %(fate)s"), { name: name(x.number), fate: fateOf(x) }));
+      why = fill(gettext("last player standing: %(fates)s"), { fates: fates.join(", ") });
+    }
+    head.textContent = T.winner_seat
+      ? fill(gettext("Game over: %(name)s wins (%(why)s)."), { name: name(T.winner_seat), why: why })
+      : fill(gettext("Game over: No single winner (%(why)s)."), { why: why });
     for (const x of T.seats.slice().sort((a, b) => (a.rank || 9) - (b.rank || 9))) {
       const li = document.createElement("li");
-      const word = x.rank ? placeWord(x.rank) + " place" : "unplaced";
-      li.textContent = `${word}: ${x.player.display_name}, ${x.markers} marker${x.markers === 1 ? "" : "s"}` + (x.state === "out" ? ` (${fateOf(x)})` : "");
+      const values = { place: x.rank ? placeName(x.rank) : gettext("unplaced"), name: x.player.display_name, n: x.markers };
+      if (x.state === "out") {
+        values.fate = fateOf(x);
+        li.textContent = fill(ngettext("%(place)s: %(name)s, %(n)s marker (%(fate)s)", "%(place)s: %(name)s, %(n)s markers (%(fate)s)", x.markers), values);
+      } else {
+        li.textContent = fill(ngettext("%(place)s: %(name)s, %(n)s marker", "%(place)s: %(name)s, %(n)s markers", x.markers), values);
+      }
       places.appendChild(li);
     }
   }
@@ -833,8 +944,22 @@
     return (boot.noShowSeats || []).map(Number).includes(seat);
   }
 
+  // A final rank as an ordinal ("1st"), and as a place ("1st place").
   function placeWord(rank) {
-    return rank === 1 ? "1st" : rank === 2 ? "2nd" : rank === 3 ? "3rd" : `${rank}th`;
+    if (rank === 1) return pgettext("rank", "1st");
+    if (rank === 2) return pgettext("rank", "2nd");
+    if (rank === 3) return pgettext("rank", "3rd");
+    if (rank === 4) return pgettext("rank", "4th");
+    // Translators: an ordinal number above 4 (5th, 6th, ...).
+    return fill(pgettext("rank", "%(n)sth"), { n: rank });
+  }
+  function placeName(rank) {
+    if (rank === 1) return gettext("1st place");
+    if (rank === 2) return gettext("2nd place");
+    if (rank === 3) return gettext("3rd place");
+    if (rank === 4) return gettext("4th place");
+    // Translators: a place in the final order above 4th (5th place, 6th place, ...).
+    return fill(gettext("%(n)sth place"), { n: rank });
   }
 
   // "timeout 2" in the record reads "Bob: no-show" or "Bob lost on time"; moves stay as notation.
@@ -843,9 +968,9 @@
     if (!m) return action;
     const seat = Number(m[2]);
     const s = T.seats.find((x) => x.number === seat);
-    const who = s ? s.player.display_name : "seat " + seat;
-    if (m[1] === "resign") return `${who} resigned`;
-    return noShow(seat) ? `${who}: no-show` : `${who} lost on time`;
+    const who = s ? s.player.display_name : seatLabel(seat);
+    if (m[1] === "resign") return fill(gettext("%(name)s resigned"), { name: who });
+    return fill(noShow(seat) ? gettext("%(name)s: no-show") : gettext("%(name)s lost on time"), { name: who });
   }
 
   function tickClocks() {
@@ -876,26 +1001,29 @@
     const typed = $("notation-form");
     if (typed) typed.hidden = !playing;
     if ($("resign")) $("resign").hidden = !playing;
-    const name = (n) => { const s = T.seats.find((x) => x.number === n); return s ? s.player.display_name : "seat " + n; };
+    const name = (n) => { const s = T.seats.find((x) => x.number === n); return s ? s.player.display_name : seatLabel(n); };
     if (T.status === "finished" && T.result) {
       // The banner (#end) says how it ended and the places; the status line just names the winner.
-      st.textContent = T.winner_seat ? `Game over: ${name(T.winner_seat)} wins.` : "Game over: no single winner.";
+      st.textContent = T.winner_seat ? fill(gettext("Game over: %(name)s wins."), { name: name(T.winner_seat) }) : gettext("Game over: no single winner.");
     } else if (T.status === "aborted") {
-      st.textContent = "This table was aborted.";
+      st.textContent = gettext("This table was aborted.");
     } else if (T.status === "active") {
-      st.textContent = myTurn() ? "Your turn." : `${name(T.to_move)} to move (ply ${T.ply + 1}).`;
+      st.textContent = myTurn() ? gettext("Your turn.") : fill(gettext("%(name)s to move (ply %(ply)s)."), { name: name(T.to_move), ply: T.ply + 1 });
       if (T.ply === 0 && T.deadline) {
         const note = document.createElement("span");
         note.className = "first-note";
-        note.append(" First move within ");
         const left = document.createElement("span");
         left.id = "first-move";
-        const lose = myTurn() ? " or you lose this game (no-show)." : ` or ${name(T.to_move)} loses this game (no-show).`;
-        note.append(left, boot.noShow === "timeout" ? lose : " or the table is called off.");
+        // The time left (#first-move, kept current by tickClocks) stands inside the sentence.
+        let words;
+        if (boot.noShow !== "timeout") words = gettext("First move within %(time)s or the table is called off.");
+        else if (myTurn()) words = gettext("First move within %(time)s or you lose this game (no-show).");
+        else words = fill(gettext("First move within %(time)s or %(name)s loses this game (no-show)."), { name: name(T.to_move), time: "%(time)s" });
+        note.append(" ", ...pieces(words, { time: left }));
         st.appendChild(note);
       }
     } else {
-      st.textContent = "Waiting for players.";
+      st.textContent = gettext("Waiting for players.");
     }
   }
 
@@ -910,7 +1038,7 @@
       b.textContent = actionWords(action);
       b.className = "mv" + (i === cur ? " current" : "");
       b.dataset.seq = i;
-      b.setAttribute("aria-label", `Action ${i + 1}: ${action}`);
+      b.setAttribute("aria-label", fill(gettext("Action %(n)s: %(action)s"), { n: i + 1, action: action }));
       b.addEventListener("click", () => step(i));
       li.appendChild(b);
       ol.appendChild(li);
@@ -950,7 +1078,8 @@
     if (!entry) return;
     box.textContent = "";
     const h = document.createElement("strong");
-    h.textContent = `${cur + 1}. ${actionWords(T.moves[cur])}`;
+    // Translators: the number of an action in the game record, then the action ("3. e1-e2").
+    h.textContent = fill(pgettext("move list", "%(n)s. %(action)s"), { n: cur + 1, action: actionWords(T.moves[cur]) });
     box.appendChild(h);
     const ul = document.createElement("ul");
     for (const line of entry.effects) {
@@ -1020,7 +1149,7 @@
       const move = $("notation").value.trim();
       if (!move) return;
       if (!myTurn()) {
-        $("error").textContent = "It is not your turn.";
+        $("error").textContent = gettext("It is not your turn.");
         return;
       }
       $("notation").value = "";
@@ -1065,7 +1194,7 @@
   const oneClickButton = $("one-click");
   function showOneClick() {
     oneClickButton.setAttribute("aria-pressed", oneClick ? "true" : "false");
-    oneClickButton.textContent = oneClick ? "One-click: on" : "One-click: off";
+    oneClickButton.textContent = oneClick ? gettext("One-click: on") : gettext("One-click: off");
   }
   if (oneClickButton) {
     showOneClick();
@@ -1079,7 +1208,7 @@
   function showSound() {
     if (!soundButton) return;
     soundButton.setAttribute("aria-pressed", soundOn ? "true" : "false");
-    soundButton.textContent = soundOn ? "Sound: on" : "Sound: off";
+    soundButton.textContent = soundOn ? gettext("Sound: on") : gettext("Sound: off");
   }
   if (soundButton) {
     showSound();
@@ -1097,7 +1226,11 @@
     if (T) update();
   });
   const notationInput = $("notation");
-  if (notationInput) notationInput.placeholder = boot.game === "pacru" ? "e.g. a3-b4(c5)" : "e.g. a3-b4> or e1-e2";
+  if (notationInput) {
+    notationInput.placeholder = boot.game === "pacru"
+      ? fill(gettext("e.g. %(example)s"), { example: "a3-b4(c5)" })
+      : fill(gettext("e.g. %(example)s or %(other)s"), { example: "a3-b4>", other: "e1-e2" });
+  }
   // On a narrow screen the prompt and its buttons go right under the board (and its lower
   // player strip); on a wide one they head the side column, beside the board.
   const narrow = window.matchMedia("(max-width: 52rem)");

@@ -6,6 +6,8 @@
 // restarts and lost connections without a reload.
 (function () {
   "use strict";
+  // Django's JavaScript catalogue (/jsi18n/, loaded before this script); English without it.
+  const gettext = window.gettext || ((s) => s);
   const FAST = 900, HIDDEN = 5000, MAX_BACKOFF = 8000;
   let pushing = false;
 
@@ -33,7 +35,8 @@
         el.removeAttribute("data-offline");
       } catch (e) {
         failures += 1;
-        el.setAttribute("data-offline", "reconnecting");
+        // Translators: shown above a live part of the page while its connection is being restored.
+        el.setAttribute("data-offline", gettext("reconnecting"));
         delay = Math.min(MAX_BACKOFF, FAST * 2 ** failures);
       }
       if (!pushing) timer = setTimeout(tick, delay);

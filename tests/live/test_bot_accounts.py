@@ -55,10 +55,10 @@ def test_an_account_that_has_played_is_refused_with_the_reason(alice: Actor, bob
     assert r.status_code == 409
     body = r.json()
     assert body["code"] == "account_not_fresh"
-    assert "sat at 1 table(s)" in body["detail"] and "make a new account" in body["detail"]
-    assert body["reasons"] == ["it has sat at 1 table(s)"]
+    assert "sat at 1 table" in body["detail"] and "make a new account" in body["detail"]
+    assert body["reasons"] == ["it has sat at 1 table"]
     # bob opened the table and sat at it: both are named.
-    assert bob.post(URL).json()["reasons"] == ["it has sat at 1 table(s)", "it has opened 1 table(s)"]
+    assert bob.post(URL).json()["reasons"] == ["it has sat at 1 table", "it has opened 1 table"]
     assert not Player.objects.filter(is_bot=True).exists()
 
 

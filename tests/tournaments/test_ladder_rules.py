@@ -112,7 +112,7 @@ def test_declines_are_limited_on_a_position_ladder_and_followed_by_a_cooldown(
     with pytest.raises(Conflict, match="declined your challenge recently"):
         ladders.challenge_create(ladder=ladder, challenger=p[3], challenged=p[1])
     second = ladders.challenge_create(ladder=ladder, challenger=p[4], challenged=p[1])
-    with pytest.raises(Conflict, match="declined 1 challenges"):
+    with pytest.raises(Conflict, match="declined 1 challenge in the last 30 days"):
         ladders.challenge_answer(challenge_id=second.pk, by=p[1], decision="decline")
     # After the cooldown the first challenger may try again.
     Challenge.objects.filter(pk=first.pk).update(answered_at=timezone.now() - timedelta(hours=25))

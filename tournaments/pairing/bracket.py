@@ -1,4 +1,5 @@
-"""Single elimination on tables of 2, 3 or 4, planned up front (pure Python, no Django).
+"""Single elimination on tables of 2, 3 or 4, planned up front (pure Python; Django only to
+translate its refusals).
 
 **The plan.** :func:`bracket` designs the whole event from the number of
 entrants, the table size ``seats`` and ``advance`` (how many of each table go
@@ -58,6 +59,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from django.utils.translation import gettext, ngettext
+
 from .knockout import deal_snake
 from .seats import assign_seats
 from .types import Entrant, Round, Table
@@ -79,12 +82,23 @@ class BracketRound:
 def setting_error(seats: int, advance: int) -> str | None:
     """Why a knockout on tables of ``seats`` with ``advance`` going through cannot work (None: it can)."""
     if seats not in (2, 3, 4):
-        return f"tables have 2, 3 or 4 seats, not {seats}"
+        return gettext("tables have 2, 3 or 4 seats, not %(seats)s") % {"seats": seats}
     if not 1 <= advance < seats:
-        works = "1" if seats == 2 else f"1 to {seats - 1}"
+        words = {"seats": seats, "most": seats - 1, "advance": advance}
+        if seats == 2:
+            return (
+                gettext(
+                    "a knockout on %(seats)s-seat tables needs 1 player advancing from each table, "
+                    "not %(advance)s: a table must send on fewer players than it seats"
+                )
+                % words
+            )
         return (
-            f"a knockout on {seats}-seat tables needs {works} player(s) advancing from each table, "
-            f"not {advance}: a table must send on fewer players than it seats"
+            gettext(
+                "a knockout on %(seats)s-seat tables needs 1 to %(most)s players advancing from each "
+                "table, not %(advance)s: a table must send on fewer players than it seats"
+            )
+            % words
         )
     return None
 
@@ -128,7 +142,7 @@ def bracket(players: int, seats: int, advance: int) -> tuple[BracketRound, ...]:
     if error:
         raise BracketError(error)
     if players < 2:
-        raise BracketError(f"a knockout needs at least two players, not {players}")
+        raise BracketError(gettext("a knockout needs at least two players, not %(n)s") % {"n": players})
     if players <= seats:
         return (BracketRound(players, 0, (players,)),)
     limit = max_players(seats, advance)
@@ -146,9 +160,16 @@ def bracket(players: int, seats: int, advance: int) -> tuple[BracketRound, ...]:
             best = (key, second, rest)
     if best is None:
         raise BracketError(
-            f"{players} players cannot be bracketed on {seats}-seat tables with {advance} advancing "
-            f"(tables that only knock out one player never reduce the field to one final table): "
-            f"this setting takes 2 to {limit} players; with more, let fewer advance from each table"
+            ngettext(
+                "%(n)d player cannot be bracketed on %(seats)d-seat tables with %(advance)d advancing "
+                "(tables that only knock out one player never reduce the field to one final table): "
+                "this setting takes 2 to %(limit)s players; with more, let fewer advance from each table",
+                "%(n)d players cannot be bracketed on %(seats)d-seat tables with %(advance)d advancing "
+                "(tables that only knock out one player never reduce the field to one final table): "
+                "this setting takes 2 to %(limit)s players; with more, let fewer advance from each table",
+                players,
+            )
+            % {"n": players, "seats": seats, "advance": advance, "limit": limit}
         )
     (_, byes, tables), field, rest = best
     planned = [BracketRound(players, byes, _even(players - byes, tables))]

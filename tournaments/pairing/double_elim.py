@@ -1,4 +1,5 @@
-"""Double elimination on 2-seat tables (pure Python, no Django), as on Challonge / start.gg.
+"""Double elimination on 2-seat tables (pure Python; Django only to translate the brackets' names),
+as on Challonge / start.gg.
 
 **Seeds** are fixed at the start (:func:`.bracket.seed_order`: rating, then id). Nothing else is
 stored: every decision below is recomputed from the seeds and the rounds played so far
@@ -49,6 +50,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from django.utils.translation import gettext, gettext_lazy
+
 from .bracket import RoundRecord
 from .knockout import deal_snake
 from .seats import assign_seats
@@ -58,13 +61,18 @@ WINNERS = "winners"
 LOSERS = "losers"
 GRAND_FINAL = "grand_final"
 RESET = "grand_final_reset"
-#: How each bracket is shown.
+#: How each bracket is shown (in the reader's language).
 BRACKET_NAMES = {
-    WINNERS: "Winners bracket",
-    LOSERS: "Losers bracket",
-    GRAND_FINAL: "Grand final",
-    RESET: "Grand final (bracket reset)",
+    WINNERS: gettext_lazy("Winners bracket"),
+    LOSERS: gettext_lazy("Losers bracket"),
+    GRAND_FINAL: gettext_lazy("Grand final"),
+    RESET: gettext_lazy("Grand final (bracket reset)"),
 }
+
+
+def bracket_name(bracket: str) -> str:
+    """ "Winners bracket", "Losers bracket", "Grand final"... (the key itself for an unknown one)."""
+    return str(BRACKET_NAMES.get(bracket, bracket))
 
 
 def winners_rounds(players: int) -> int:
@@ -86,10 +94,10 @@ def planned_rounds(players: int) -> int:
 def table_label(bracket: str, number: int) -> str:
     """How a table of event round ``number`` in ``bracket`` is shown, e.g. "Losers bracket round 2"."""
     if bracket == WINNERS:
-        return f"{BRACKET_NAMES[WINNERS]} round {number}"
+        return gettext("Winners bracket round %(n)d") % {"n": number}
     if bracket == LOSERS:
-        return f"{BRACKET_NAMES[LOSERS]} round {number - 1}"
-    return BRACKET_NAMES.get(bracket, bracket)
+        return gettext("Losers bracket round %(n)d") % {"n": number - 1}
+    return bracket_name(bracket)
 
 
 @dataclass
