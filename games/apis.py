@@ -9,6 +9,7 @@ from django.contrib.auth import authenticate
 from django.db.models import QuerySet
 from django.http import HttpResponse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import generics, permissions, status
 from rest_framework.authtoken.models import Token
@@ -89,15 +90,17 @@ class TokenApi(APIView):
         limits = SignInLimits(request, data.validated_data["username"], by_address=False)
         wait = limits.blocked()
         if wait is not None:
-            raise Throttled(wait=wait, detail="Sign-in throttled: too many failed attempts for this account.")
+            raise Throttled(
+                wait=wait, detail=_("Sign-in throttled: too many failed attempts for this account.")
+            )
         user = authenticate(request, **data.validated_data)
         limits.attempted(ok=user is not None)
         if user is None:
             return Response(
-                {"detail": "wrong username or password", "code": "authentication_failed"},
+                {"detail": _("wrong username or password"), "code": "authentication_failed"},
                 status=status.HTTP_400_BAD_REQUEST,
             )
-        token, _ = Token.objects.get_or_create(user=user)
+        token, _created = Token.objects.get_or_create(user=user)
         return Response({"token": token.key})
 
 
@@ -156,7 +159,7 @@ class TableDetailApi(APIView):
     def get(self, request: Request, table_id: int) -> Response | HttpResponse:
         version = selectors.table_version(table_id)
         if version is None:
-            raise NotFound(f"there is no table {table_id}")
+            raise NotFound(_("there is no table %(table)s") % {"table": table_id})
         if version[1]:
             # A reader never sees a clock below zero without its timeout applied.
             services.clock_timeout_apply(table_id=table_id)
@@ -183,7 +186,8 @@ class TablePositionsApi(APIView):
         try:
             start = max(0, int(request.query_params.get("from", 0)))
         except ValueError:
-            raise InvalidInput("from must be an action number (0, 1, 2, …)") from None
+            # Translators: "from" is the name of a query parameter: keep it.
+            raise InvalidInput(_("from must be an action number (0, 1, 2, …)")) from None
         return Response(selectors.table_positions(table, start))
 
 
@@ -323,7 +327,7 @@ class TableImportApi(APIView):
 def _table_or_404(table_id: int) -> Table:
     table = Table.objects.filter(pk=table_id).first()
     if table is None:
-        raise NotFound(f"there is no table {table_id}")
+        raise NotFound(_("there is no table %(table)s") % {"table": table_id})
     return table
 
 
@@ -360,6 +364,6 @@ class PlayerDetailApi(APIView):
     def get(self, request: Request, player_id: int) -> Response:
         player = selectors.player_list().filter(pk=player_id).first()
         if player is None:
-            raise NotFound(f"there is no player {player_id}")
+            raise NotFound(_("there is no player %(player)s") % {"player": player_id})
         player.tables = selectors.player_tables(player)  # type: ignore[attr-defined]
         return Response(PlayerDetailOut(player).data)

@@ -33,6 +33,9 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
+
 KINDS = ("untimed", "fischer", "delay", "byoyomi", "correspondence")
 DAY = 86400.0
 
@@ -78,10 +81,14 @@ class TimeControl:
         if not data:
             return cls()
         if not isinstance(data, dict):
-            raise ValueError("time_control must be an object such as {'kind': 'fischer', 'base': 600}")
+            # Translators: time_control, kind, fischer and base are names the API reads: keep them.
+            raise ValueError(_("time_control must be an object such as {'kind': 'fischer', 'base': 600}"))
         kind = data.get("kind", "untimed")
         if kind not in KINDS:
-            raise ValueError(f"time_control kind must be one of {', '.join(KINDS)}, not {kind!r}")
+            raise ValueError(
+                _("time_control kind must be one of %(kinds)s, not %(kind)s")
+                % {"kinds": ", ".join(KINDS), "kind": repr(kind)}
+            )
         allowed = {
             "untimed": set(),
             "fischer": {"base", "increment"},
@@ -91,15 +98,22 @@ class TimeControl:
         }[kind]
         extra = set(data) - allowed - {"kind"}
         if extra:
+            if not allowed:
+                raise ValueError(
+                    _("%(kind)s time control takes no options, not %(extra)s")
+                    % {"kind": kind, "extra": sorted(extra)}
+                )
             raise ValueError(
-                f"{kind} time control takes {sorted(allowed) or 'no options'}, not {sorted(extra)}"
+                _("%(kind)s time control takes %(allowed)s, not %(extra)s")
+                % {"kind": kind, "allowed": sorted(allowed), "extra": sorted(extra)}
             )
 
         def number(key: str, low: float, high: float, default: float = 0.0) -> float:
             value = data.get(key, default)
             if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
                 raise ValueError(
-                    f"time_control {key} must be a number from {low:g} to {high:g}, not {value!r}"
+                    _("time_control %(key)s must be a number from %(low)s to %(high)s, not %(value)s")
+                    % {"key": key, "low": f"{low:g}", "high": f"{high:g}", "value": repr(value)}
                 )
             return float(value)
 
@@ -110,7 +124,7 @@ class TimeControl:
         if kind == "byoyomi":
             periods = number("periods", 1, 30, 1)
             if periods != int(periods):
-                raise ValueError("time_control periods must be a whole number")
+                raise ValueError(_("time_control periods must be a whole number"))
             return cls(
                 kind, base=number("base", 0, 86400), periods=int(periods), period=number("period", 0.1, 3600)
             )
@@ -143,14 +157,29 @@ class TimeControl:
         if self.kind == "byoyomi":
             return f"{minutes} + {self.periods}×{self.period:g}s"
         if self.kind == "correspondence":
-            bank = f", bank {self.bank_days:g} days" if self.bank_days else ""
-            return f"{self.days:g} days/move{bank}"
-        return "untimed"
+            per_move = ngettext("%(days)s days/move", "%(days)s days/move", _plural_count(self.days)) % {
+                "days": f"{self.days:g}"
+            }
+            if not self.bank_days:
+                return per_move
+            # Translators: the most days a player can save up in a correspondence game.
+            bank = ngettext("bank %(days)s days", "bank %(days)s days", _plural_count(self.bank_days)) % {
+                "days": f"{self.bank_days:g}"
+            }
+            # Translators: a correspondence time control: "3 days/move, bank 10 days".
+            return pgettext("time control", "%(per_move)s, %(bank)s") % {"per_move": per_move, "bank": bank}
+        return pgettext("time control", "untimed")
 
     def initial_clock(self) -> SeatClock:
         if self.kind == "correspondence":
             return SeatClock(self.per_move)
         return SeatClock(self.base, self.periods)
+
+
+def _plural_count(value: float) -> int:
+    """The number a plural form is chosen by: a whole number of days is itself, a fraction
+    (½ day) takes the form of a few (languages read "0.5 days" as a plural)."""
+    return int(value) if value == int(value) else 2
 
 
 def time_available(tc: TimeControl, clock: SeatClock) -> float:

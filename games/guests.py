@@ -27,6 +27,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from rest_framework.throttling import SimpleRateThrottle
 
 from common.errors import Forbidden
@@ -35,13 +36,39 @@ from .models import Player, Table
 
 log = logging.getLogger(__name__)
 
+#: What a guest is told, with what it tried to do (``what``, as the callers name it).
 GUEST_LIMITS = "guests can play casual games against bots; create an account to {what}"
+
+
+def _guest_limits(what: str) -> str:
+    """:data:`GUEST_LIMITS` in the active language: one whole sentence for each thing the
+    callers refuse (``what`` in English, as they pass it), a general one for anything else."""
+    known = {
+        "play rated games": _(
+            "guests can play casual games against bots; create an account to play rated games"
+        ),
+        "play in tournaments": _(
+            "guests can play casual games against bots; create an account to play in tournaments"
+        ),
+        "join ladders": _("guests can play casual games against bots; create an account to join ladders"),
+        "join leagues": _("guests can play casual games against bots; create an account to join leagues"),
+        "create leagues": _("guests can play casual games against bots; create an account to create leagues"),
+        "organise events": _(
+            "guests can play casual games against bots; create an account to organise events"
+        ),
+        "run a bot account": _(
+            "guests can play casual games against bots; create an account to run a bot account"
+        ),
+    }
+    return known.get(what) or _(
+        "guests can play casual games against bots; create an account to %(what)s"
+    ) % {"what": what}
 
 
 def forbid_guest(player: Player, what: str) -> None:
     """Refuse (403) a guest's action that needs a full account."""
     if player.is_guest:
-        raise Forbidden(GUEST_LIMITS.format(what=what))
+        raise Forbidden(_guest_limits(what))
 
 
 class EmailNotVerified(Forbidden):
@@ -53,17 +80,53 @@ class EmailNotVerified(Forbidden):
 OUTSIDE_BOTS_UNRATED = "bot accounts play unrated tables only (as the house bots do): they cannot {what}"
 
 
+def _outside_bots_unrated(what: str) -> str:
+    """:data:`OUTSIDE_BOTS_UNRATED` in the active language (see :func:`_guest_limits`)."""
+    known = {
+        "play rated games": _(
+            "bot accounts play unrated tables only (as the house bots do): they cannot play rated games"
+        ),
+        "play in tournaments": _(
+            "bot accounts play unrated tables only (as the house bots do): they cannot play in tournaments"
+        ),
+        "join ladders": _(
+            "bot accounts play unrated tables only (as the house bots do): they cannot join ladders"
+        ),
+    }
+    return known.get(what) or _(
+        "bot accounts play unrated tables only (as the house bots do): they cannot %(what)s"
+    ) % {"what": what}
+
+
+def _verify_first(what: str) -> str:
+    """Why an account must verify its e-mail address before ``what`` (see :func:`_guest_limits`)."""
+    known = {
+        "play rated games": _(
+            "to play rated games on this site, verify your e-mail address first (settings: "
+            "/accounts/settings/)"
+        ),
+        "play in tournaments": _(
+            "to play in tournaments on this site, verify your e-mail address first (settings: "
+            "/accounts/settings/)"
+        ),
+        "join ladders": _(
+            "to join ladders on this site, verify your e-mail address first (settings: /accounts/settings/)"
+        ),
+    }
+    return known.get(what) or _(
+        "to %(what)s on this site, verify your e-mail address first (settings: /accounts/settings/)"
+    ) % {"what": what}
+
+
 def require_verified_email(player: Player, what: str) -> None:
     """Refuse (403) rated play to an account without a verified e-mail address, when the site
     asks for one (``RATED_NEEDS_VERIFIED_EMAIL``). Bots never need one; outside bot accounts
     play no rated game at all (nor events or ladders), guests neither."""
     forbid_guest(player, what)
     if _outside_bot(player):
-        raise Forbidden(OUTSIDE_BOTS_UNRATED.format(what=what))
+        raise Forbidden(_outside_bots_unrated(what))
     if settings.RATED_NEEDS_VERIFIED_EMAIL and not player.is_bot and not player.email_verified:
-        raise EmailNotVerified(
-            f"to {what} on this site, verify your e-mail address first (settings: /accounts/settings/)"
-        )
+        raise EmailNotVerified(_verify_first(what))
 
 
 def _outside_bot(player: Player) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
+from django.utils.translation import gettext as _
 
 from engine.bots import LEVELS
 
@@ -49,7 +50,10 @@ def house_bot(level: str, *, not_at_table: int | None = None, exclude: set[int] 
     """A house bot of ``level`` with no seat at ``not_at_table`` (more are made as needed:
     ``greedy-bot``, ``greedy-bot-2``, …, so a table can hold several bots of one level)."""
     if level not in bots_levels():
-        raise ValueError(f"unknown bot level {level!r}: choose one of {', '.join(bots_levels())}")
+        raise ValueError(
+            _("unknown bot level %(level)s: choose one of %(levels)s")
+            % {"level": repr(level), "levels": ", ".join(bots_levels())}
+        )
     base = f"{level}-bot"
     budget = BOT_ACCOUNTS[base][1]
     taken = set(
@@ -61,4 +65,4 @@ def house_bot(level: str, *, not_at_table: int | None = None, exclude: set[int] 
         player = _bot_player(username, name, level, budget)
         if player.pk not in taken:
             return player
-    raise ValueError(f"no free {level} bot for table {not_at_table}")
+    raise ValueError(_("no free %(level)s bot for table %(table)s") % {"level": level, "table": not_at_table})

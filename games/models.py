@@ -11,6 +11,7 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import pgettext_lazy
 
 from .clocks import TimeControl
 from .names import name_key
@@ -60,6 +61,24 @@ class Player(models.Model):
         super().save(*args, **kwargs)
 
 
+#: A table's status as a sentence says it ("table 12 is finished: no moves can be made"); the
+#: choice labels are for lists ("open (waiting for players)").
+STATUS_WORDS = {
+    "open": pgettext_lazy("a table is …", "open"),
+    "active": pgettext_lazy("a table is …", "active"),
+    "finished": pgettext_lazy("a table is …", "finished"),
+    "aborted": pgettext_lazy("a table is …", "aborted"),
+}
+
+#: The seats' colours (``Seat.COLOURS``, stored in English) as people read them.
+COLOUR_NAMES = {
+    "red": pgettext_lazy("seat colour", "red"),
+    "black": pgettext_lazy("seat colour", "black"),
+    "yellow": pgettext_lazy("seat colour", "yellow"),
+    "green": pgettext_lazy("seat colour", "green"),
+}
+
+
 class GameKind(models.TextChoices):
     SHACRU = "shacru", "Shacru"
     AZACRU = "azacru", "Azacru"
@@ -70,10 +89,10 @@ class Table(models.Model):
     """A game of 2–4 players: its options, its seats, its position and result."""
 
     class Status(models.TextChoices):
-        OPEN = "open", "open (waiting for players)"
-        ACTIVE = "active", "active"
-        FINISHED = "finished", "finished"
-        ABORTED = "aborted", "aborted"
+        OPEN = "open", pgettext_lazy("table status", "open (waiting for players)")
+        ACTIVE = "active", pgettext_lazy("table status", "active")
+        FINISHED = "finished", pgettext_lazy("table status", "finished")
+        ABORTED = "aborted", pgettext_lazy("table status", "aborted")
 
     game = models.CharField(max_length=8, choices=GameKind.choices)
     edition = models.CharField(max_length=4, blank=True, default="", help_text="Pacru only: 302 or 2011")
@@ -107,7 +126,10 @@ class Table(models.Model):
     #: or the player on turn is out as on a timeout (tournaments: the round is not stalled).
     no_show = models.CharField(
         max_length=8,
-        choices=[("abort", "abort the table"), ("timeout", "the player is out")],
+        choices=[
+            ("abort", pgettext_lazy("no-show rule", "abort the table")),
+            ("timeout", pgettext_lazy("no-show rule", "the player is out")),
+        ],
         default="abort",
     )
     #: Seat numbers held by bots (fixed when the table starts): who the bot runner plays for.
@@ -159,6 +181,11 @@ class Table(models.Model):
         return TimeControl.from_dict(self.time_control).describe()
 
     @property
+    def status_word(self) -> str:
+        """The status in a sentence ("table 12 is finished: …"), in the active language."""
+        return str(STATUS_WORDS.get(self.status, self.status))
+
+    @property
     def is_active(self) -> bool:
         return self.status == self.Status.ACTIVE
 
@@ -167,15 +194,16 @@ class Seat(models.Model):
     """A player's place at a table: seat number (move order), colour, fate and result."""
 
     class State(models.TextChoices):
-        PLAYING = "playing", "playing"
-        OUT = "out", "out"
+        PLAYING = "playing", pgettext_lazy("seat state", "playing")
+        OUT = "out", pgettext_lazy("seat state", "out")
 
     class Reason(models.TextChoices):
-        BLOCKED = "blocked", "blocked"
-        CAPTURED = "captured", "lost the last chevron"
-        RESIGNED = "resigned", "resigned"
-        TIMEOUT = "timeout", "lost on time"
+        BLOCKED = "blocked", pgettext_lazy("how a player's game ended", "blocked")
+        CAPTURED = "captured", pgettext_lazy("how a player's game ended", "lost the last chevron")
+        RESIGNED = "resigned", pgettext_lazy("how a player's game ended", "resigned")
+        TIMEOUT = "timeout", pgettext_lazy("how a player's game ended", "lost on time")
 
+    #: The seats' colours as stored (``colour``, the API's value); :attr:`colour_name` says one.
     COLOURS = {1: "red", 2: "black", 3: "yellow", 4: "green"}
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
@@ -201,6 +229,11 @@ class Seat(models.Model):
     def __str__(self) -> str:
         return f"seat {self.number} of table {self.table_id}: {self.player}"
 
+    @property
+    def colour_name(self) -> str:
+        """The seat's colour in the active language (``colour`` is the stored, English value)."""
+        return str(COLOUR_NAMES.get(self.colour, self.colour))
+
 
 class Move(models.Model):
     """One action at a table, in order: a move (a ply) or a resignation/timeout.
@@ -210,9 +243,9 @@ class Move(models.Model):
     """
 
     class Kind(models.TextChoices):
-        MOVE = "move", "move"
-        RESIGN = "resign", "resignation"
-        TIMEOUT = "timeout", "timeout"
+        MOVE = "move", pgettext_lazy("kind of action at a table", "move")
+        RESIGN = "resign", pgettext_lazy("kind of action at a table", "resignation")
+        TIMEOUT = "timeout", pgettext_lazy("kind of action at a table", "timeout")
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="moves")
     seq = models.PositiveIntegerField()

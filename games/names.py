@@ -15,19 +15,23 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
 MAX_LENGTH = 40
 
 #: Letters and symbols that are not Cc/Cf yet draw nothing (or only blank space).
 INVISIBLE = frozenset("\u115f\u1160\u3164\uffa0\u2800\u180e\u17b4\u17b5\u034f")
-#: Categories refused anywhere in a name.
+#: Categories refused anywhere in a name, with the refusal (``%(code)s`` is the code point,
+#: ``U+202E``).
 REFUSED_CATEGORIES = {
-    "Cc": "a control character",
-    "Cf": "an invisible formatting character",
-    "Co": "a private-use character",
-    "Cs": "a surrogate",
-    "Cn": "an unassigned code point",
-    "Zl": "a line separator",
-    "Zp": "a paragraph separator",
+    "Cc": gettext_lazy("%(code)s (a control character) is not allowed in a name"),
+    "Cf": gettext_lazy("%(code)s (an invisible formatting character) is not allowed in a name"),
+    "Co": gettext_lazy("%(code)s (a private-use character) is not allowed in a name"),
+    "Cs": gettext_lazy("%(code)s (a surrogate) is not allowed in a name"),
+    "Cn": gettext_lazy("%(code)s (an unassigned code point) is not allowed in a name"),
+    "Zl": gettext_lazy("%(code)s (a line separator) is not allowed in a name"),
+    "Zp": gettext_lazy("%(code)s (a paragraph separator) is not allowed in a name"),
 }
 #: At most this many combining marks on one character (no "Zalgo" names that cover a page).
 MAX_MARKS = 3
@@ -58,10 +62,11 @@ def name_key(text: str) -> str | None:
 
 def _refused(ch: str) -> str | None:
     cat = unicodedata.category(ch)
+    code = f"U+{ord(ch):04X}"
     if cat in REFUSED_CATEGORIES:
-        return f"U+{ord(ch):04X} ({REFUSED_CATEGORIES[cat]}) is not allowed in a name"
+        return str(REFUSED_CATEGORIES[cat]) % {"code": code}
     if ch in INVISIBLE:
-        return f"U+{ord(ch):04X} (an invisible character) is not allowed in a name"
+        return _("%(code)s (an invisible character) is not allowed in a name") % {"code": code}
     return None
 
 
@@ -77,14 +82,28 @@ def clean_name(raw: str) -> str:
         if unicodedata.category(ch) in ("Mn", "Me"):
             marks += 1
             if marks > MAX_MARKS:
-                raise InvalidName(f"at most {MAX_MARKS} combining marks on one character in a name")
+                raise InvalidName(
+                    ngettext(
+                        "at most %(n)d combining mark on one character in a name",
+                        "at most %(n)d combining marks on one character in a name",
+                        MAX_MARKS,
+                    )
+                    % {"n": MAX_MARKS}
+                )
         else:
             marks = 0
     name = " ".join(text.split())
     if not any(unicodedata.category(ch)[0] in "LNPS" for ch in name):
-        raise InvalidName("a name needs at least one visible character")
+        raise InvalidName(_("a name needs at least one visible character"))
     if len(name) > MAX_LENGTH:
-        raise InvalidName(f"a name can have at most {MAX_LENGTH} characters (this one has {len(name)})")
+        raise InvalidName(
+            ngettext(
+                "a name can have at most %(max)d character (this one has %(n)d)",
+                "a name can have at most %(max)d characters (this one has %(n)d)",
+                MAX_LENGTH,
+            )
+            % {"max": MAX_LENGTH, "n": len(name)}
+        )
     return name
 
 
@@ -92,9 +111,9 @@ def reserved(name: str, *, is_bot: bool = False, is_guest: bool = False) -> str 
     """Why ``name`` is reserved for another kind of account, or None."""
     key = name_key(name) or ""
     if not is_bot and BOT_NAME.match(key):
-        return f"the name {name!r} is reserved for the house bots"
+        return _("the name %(name)s is reserved for the house bots") % {"name": repr(name)}
     if not is_guest and GUEST_NAME.match(key):
-        return f"the name {name!r} is reserved for guest accounts"
+        return _("the name %(name)s is reserved for guest accounts") % {"name": repr(name)}
     return None
 
 

@@ -2,15 +2,18 @@
 
 The move log is replayed from the start (as :func:`selectors.replayed_state` does) and each
 step is compared with the one before by the engine (:func:`engine.explain.effects`), so the
-words always match the rules the table was played by.
+words always match the rules the table was played by; the engine's English phrases are said in
+the reader's language by :mod:`games.engine_words`.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import engine
 from engine.explain import effects
 
+from .engine_words import person, translate_effect
 from .models import Move, Seat, Table
 from .selectors import initial_state, replay_step
 
@@ -21,10 +24,30 @@ def seat_names(table: Table) -> dict[int, str]:
     return {number: name for number, name in rows}
 
 
+def _mark(seat: int) -> str:
+    """What stands for a seat's name while a phrase is translated (it cannot be mistaken for
+    words of the phrase, whatever the player's name holds)."""
+    return f"\ue000{seat}\ue001"
+
+
+def effects_in_words(before: engine.State, after: engine.State, names: dict[int, str]) -> list[str]:
+    """:func:`engine.explain.effects` in the active language (``games.engine_words``), with the
+    players' names (``seat N`` for a seat not in ``names``)."""
+    marks = {seat: _mark(seat) for seat in before.seats}
+    said = {marks[seat]: names.get(seat) or person(f"seat {seat}") for seat in before.seats}
+    out = []
+    for phrase in effects(before, after, marks):
+        text = translate_effect(phrase)
+        for mark, name in said.items():
+            text = text.replace(mark, name)
+        out.append(text)
+    return out
+
+
 def table_review(table: Table) -> list[dict[str, Any]]:
     """One entry per recorded action, in order: ``{"seq", "ply", "seat", "kind", "notation",
     "effects"}``. ``notation`` is the canonical move (empty for a resignation or timeout, whose
-    ``kind`` says which it was); ``effects`` lists short plain-English phrases."""
+    ``kind`` says which it was); ``effects`` lists short phrases in the active language."""
     names = seat_names(table)
     state = initial_state(table)
     out: list[dict[str, Any]] = []
@@ -37,7 +60,7 @@ def table_review(table: Table) -> list[dict[str, Any]]:
                 "seat": move.seat,
                 "kind": move.kind,
                 "notation": move.notation,
-                "effects": effects(state, after, names),
+                "effects": effects_in_words(state, after, names),
             }
         )
         state = after

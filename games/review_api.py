@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -23,7 +24,8 @@ class ReviewedMoveOut(serializers.Serializer):
     kind = serializers.CharField(help_text="move, resign or timeout")
     notation = serializers.CharField(help_text="canonical notation; empty for a resignation or timeout")
     effects = serializers.ListField(
-        child=serializers.CharField(), help_text="what the action did, in plain English, in order"
+        child=serializers.CharField(),
+        help_text="what the action did, in words (in the language asked for: Accept-Language), in order",
     )
 
 
@@ -41,10 +43,10 @@ class TableReviewApi(APIView):
     @extend_schema(
         responses={200: ReviewOut, 404: ERROR},
         description="Every recorded action (move, resignation, timeout) with a list of its effects "
-        "in plain English, replayed by the engine from the move log.",
+        "in words (in the language asked for: Accept-Language), replayed by the engine from the move log.",
     )
     def get(self, request: Request, table_id: int) -> Response:
         table = Table.objects.filter(pk=table_id).first()
         if table is None:
-            raise NotFound(f"there is no table {table_id}")
+            raise NotFound(_("there is no table %(table)s") % {"table": table_id})
         return Response({"moves": table_review(table)})

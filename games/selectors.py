@@ -9,6 +9,7 @@ from django.conf import settings
 from django.db.models import Count, F, IntegerField, Max, OuterRef, Prefetch, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 import engine
 
@@ -27,7 +28,10 @@ def initial_state(table: Table) -> engine.State:
 def current_state(table: Table) -> engine.State:
     """The engine state of a started table (``TableNotActive`` before the start)."""
     if table.position is None:
-        raise TableNotActive(f"table {table.pk} has not started: it is {table.status}")
+        raise TableNotActive(
+            _("table %(table)s has not started: it is %(status)s")
+            % {"table": table.pk, "status": table.status_word}
+        )
     return engine.load(table.position)
 
 
@@ -215,7 +219,7 @@ def game_results(table_ids: Iterable[int]) -> dict[int, GameResult]:
         .values_list("table_id", "number", "player_id", "rank", "markers", "elimination_reason")
     ):
         seats.setdefault(row[0], []).append(row[1:])
-    timed_out = [t for t, group in seats.items() if any(r == Seat.Reason.TIMEOUT for *_, r in group)]
+    timed_out = [t for t, group in seats.items() if any(row[-1] == Seat.Reason.TIMEOUT for row in group)]
     moved: set[tuple[int, int]] = set()
     if timed_out:
         moves = Move.objects.filter(table_id__in=timed_out, kind=Move.Kind.MOVE)
@@ -223,7 +227,7 @@ def game_results(table_ids: Iterable[int]) -> dict[int, GameResult]:
     out = {}
     for table_id, meta in tables.items():
         group = seats.get(table_id, [])
-        if any(rank is None for _, _, rank, _, _ in group):
+        if any(row[2] is None for row in group):
             continue  # not a played result (should not happen for a finished table)
         out[table_id] = GameResult(
             table_id=table_id,

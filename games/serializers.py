@@ -6,6 +6,8 @@ from typing import Any
 
 from django.conf import settings
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from rest_framework import serializers
 
 import engine
@@ -20,7 +22,7 @@ from .models import GameKind, Move, Player, Seat, Table
 class RegisterIn(serializers.Serializer):
     username = serializers.RegexField(
         r"^[A-Za-z0-9_.-]{3,30}$",
-        error_messages={"invalid": "use 3 to 30 letters, digits, '_', '.' or '-'"},
+        error_messages={"invalid": gettext_lazy("use 3 to 30 letters, digits, '_', '.' or '-'")},
     )
     password = serializers.CharField(min_length=8, max_length=128, write_only=True)
     display_name = serializers.CharField(max_length=40, required=False, allow_blank=True)
@@ -87,7 +89,8 @@ class InviteBotIn(serializers.Serializer):
     def validate(self, data: dict[str, Any]) -> dict[str, Any]:
         if ("level" in data) == ("player" in data):
             raise serializers.ValidationError(
-                "give either level (a house bot) or player (an outside bot account)"
+                # Translators: level and player are the names of the request's fields: keep them.
+                _("give either level (a house bot) or player (an outside bot account)")
             )
         return data
 

@@ -11,6 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_lazy
+
 from .models import Player
 from .results import Ending, GameResult
 from .selectors import game_results
@@ -18,38 +21,66 @@ from .selectors import game_results
 #: How one seat's game ended, after the player's name ("" when it played to the end).
 SEAT_ENDINGS = {
     Ending.FINISHED: "",
-    Ending.RESIGNED: "resigned",
-    Ending.TIMEOUT: "lost on time",
-    Ending.NO_SHOW: "no-show (never moved)",
-    Ending.BLOCKED: "blocked (could not move)",
-    Ending.CAPTURED: "lost the last chevron",
+    Ending.RESIGNED: pgettext_lazy("how a player's game ended", "resigned"),
+    Ending.TIMEOUT: pgettext_lazy("how a player's game ended", "lost on time"),
+    Ending.NO_SHOW: pgettext_lazy("how a player's game ended", "no-show (never moved)"),
+    Ending.BLOCKED: pgettext_lazy("how a player's game ended", "blocked (could not move)"),
+    Ending.CAPTURED: pgettext_lazy("how a player's game ended", "lost the last chevron"),
 }
 
 #: How the table ended.
 TABLE_ENDINGS = {
-    "target": "reached the marker target",
-    "last-standing": "last player left",
-    "ply-limit": "move limit reached: placed by markers",
-    "no-progress": "no progress for too long: placed by markers",
-    "no-moves": "nobody could move: placed by markers",
-    "no-gain": "nobody could gain a marker: placed by markers",
-    "end-trigger": "the final turns were played: placed by markers",
-    "aborted": "aborted: nobody moved",
-    "adjudicated": "result set by the organisers",
+    "target": gettext_lazy("reached the marker target"),
+    "last-standing": gettext_lazy("last player left"),
+    "ply-limit": gettext_lazy("move limit reached: placed by markers"),
+    "no-progress": gettext_lazy("no progress for too long: placed by markers"),
+    "no-moves": gettext_lazy("nobody could move: placed by markers"),
+    "no-gain": gettext_lazy("nobody could gain a marker: placed by markers"),
+    "end-trigger": gettext_lazy("the final turns were played: placed by markers"),
+    "aborted": gettext_lazy("aborted: nobody moved"),
+    "adjudicated": gettext_lazy("result set by the organisers"),
 }
 
 
 def ordinal(n: int) -> str:
-    """1st, 2nd, 3rd, 4th, … 11th, 12th, 13th, … 21st, 22nd."""
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+    """A place in words: in English 1st, 2nd, 3rd, 4th, … 11th, 12th, 13th, … 21st, 22nd.
+
+    Each language gives its own pattern for five kinds of number (exactly 1; ending in 1, 2 or 3
+    but not 11, 12 or 13; any other), as English needs them: French says 1er but 21e, German 1.
+    and 21., Spanish 1.º, Russian 1-е. A place here is a place in a ranking ("1st of 8", "=2nd
+    Bob")."""
+    if n == 1:
+        kind = "1"
+    elif 10 <= n % 100 <= 20 or n % 10 not in (1, 2, 3):
+        kind = "th"
+    else:
+        kind = f"x{n % 10}"
+    patterns = {
+        # Translators: a place in a ranking written with digits ("1st of 8", "=2nd Bob"); one pattern
+        # per kind of number, keep %(n)d: French "%(n)der" for 1 but "%(n)de" for the rest, German
+        # "%(n)d.", Spanish "%(n)d.º", Russian "%(n)d-е".
+        "1": pgettext("place in a ranking: 1", "%(n)dst"),
+        # Translators: 21st, 31st, 101st (not 11th): French "%(n)de", German "%(n)d.".
+        "x1": pgettext("place in a ranking: 21, 31, 101, …", "%(n)dst"),
+        # Translators: 2nd, 22nd, 102nd (not 12th): French "%(n)de", German "%(n)d.".
+        "x2": pgettext("place in a ranking: 2, 22, 102, …", "%(n)dnd"),
+        # Translators: 3rd, 23rd, 103rd (not 13th): French "%(n)de", German "%(n)d.".
+        "x3": pgettext("place in a ranking: 3, 23, 103, …", "%(n)drd"),
+        # Translators: 4th to 20th, 11th, 12th, 13th, 25th, 100th: French "%(n)de", German "%(n)d.".
+        "th": pgettext("place in a ranking: 4 to 20, 24 to 30, …", "%(n)dth"),
+    }
+    return patterns[kind] % {"n": n}
 
 
 def names_list(names: list[str]) -> str:
     """ "Bob", "Bob and Carol", "Bob, Carol and Dave"."""
     if len(names) <= 1:
         return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+    if len(names) == 2:
+        return _("%(first)s and %(second)s") % {"first": names[0], "second": names[1]}
+    # Translators: what separates the names of a list but the last two ("Bob, Carol and Dave").
+    head = pgettext("list separator", ", ").join(names[:-1])
+    return _("%(names)s and %(last)s") % {"names": head, "last": names[-1]}
 
 
 @dataclass(frozen=True)
@@ -62,8 +93,19 @@ class Place:
     ending: str  # "" or "resigned", "no-show (never moved)", …
 
     def __str__(self) -> str:
-        how = f": {self.ending}" if self.ending else ""
-        return f"{self.word} {self.name} ({self.markers} marker{'s' if self.markers != 1 else ''}){how}"
+        values = {"place": self.word, "name": self.name, "n": self.markers, "ending": self.ending}
+        if self.ending:
+            return (
+                ngettext(
+                    "%(place)s %(name)s (%(n)d marker): %(ending)s",
+                    "%(place)s %(name)s (%(n)d markers): %(ending)s",
+                    self.markers,
+                )
+                % values
+            )
+        return ngettext(
+            "%(place)s %(name)s (%(n)d marker)", "%(place)s %(name)s (%(n)d markers)", self.markers
+        ) % (values)
 
 
 @dataclass(frozen=True)
@@ -73,7 +115,12 @@ class ResultText:
     ending: str  # "Bob resigned", "reached the marker target", …
 
     def __str__(self) -> str:
-        return f"{self.headline} ({self.ending}): " + " · ".join(str(p) for p in self.places)
+        places = " · ".join(str(p) for p in self.places)
+        return _("%(headline)s (%(ending)s): %(places)s") % {
+            "headline": self.headline,
+            "ending": self.ending,
+            "places": places,
+        }
 
 
 def describe(result: GameResult, names: dict[int, str]) -> ResultText:
@@ -86,22 +133,26 @@ def describe(result: GameResult, names: dict[int, str]) -> ResultText:
                 place=s.rank,
                 word=("=" if shared else "") + ordinal(s.rank),
                 player_id=s.player_id,
-                name=names.get(s.player_id, f"player {s.player_id}"),
+                name=names.get(s.player_id) or _("player %(id)s") % {"id": s.player_id},
                 markers=s.markers,
-                ending=SEAT_ENDINGS[s.ending],
+                ending=str(SEAT_ENDINGS[s.ending]),
             )
         )
     winners = [p for p in places if p.place == 1]
     if len(winners) == 1:
-        headline = f"{winners[0].name} won"
+        headline = _("%(name)s won") % {"name": winners[0].name}
     else:
-        headline = " and ".join(p.name for p in winners) + " shared 1st place"
+        # Translators: the players who tied for first place ("Alice and Bob shared 1st place").
+        headline = _("%(names)s shared 1st place") % {"names": names_list([p.name for p in winners])}
     out = [p for p in places if p.ending]
     if result.end_reason == "last-standing" and out:
         # The others left the game: say how, the no-show first (it decides what a round counts).
-        ending = "; ".join(f"{p.name}: {p.ending}" for p in out)
+        # Translators: a player and how the player's game ended ("Bob: resigned").
+        ending = "; ".join(_("%(name)s: %(ending)s") % {"name": p.name, "ending": p.ending} for p in out)
+    elif result.end_reason in TABLE_ENDINGS:
+        ending = str(TABLE_ENDINGS[result.end_reason])
     else:
-        ending = TABLE_ENDINGS.get(result.end_reason, result.end_reason or "finished")
+        ending = result.end_reason or pgettext("how a table ended", "finished")
     return ResultText(places=tuple(places), headline=headline, ending=ending)
 
 

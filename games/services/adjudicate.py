@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from common.errors import Conflict, InvalidInput
 
@@ -27,13 +29,20 @@ def check_ranks(ranks: dict[int, int], seats: list[int]) -> None:
     rank and skips the next ones (1, 2, 2, 4), so each rank is 1 + the number of seats above it."""
     if sorted(ranks) != sorted(seats):
         missing = sorted(set(seats) - set(ranks))
-        raise InvalidInput(f"every seat needs a rank: seat(s) {', '.join(map(str, missing)) or '?'} missing")
+        raise InvalidInput(
+            ngettext(
+                "every seat needs a rank: seat(s) %(seats)s missing",
+                "every seat needs a rank: seat(s) %(seats)s missing",
+                len(missing),
+            )
+            % {"seats": ", ".join(map(str, missing)) or "?"}
+        )
     values = sorted(ranks.values())
     for rank in values:
         if rank != 1 + sum(1 for other in values if other < rank):
             raise InvalidInput(
-                f"the ranks {', '.join(map(str, values))} are not a ranking: ties share a place and "
-                "skip the next (1, 2, 2, 4)"
+                _("the ranks %(ranks)s are not a ranking: ties share a place and skip the next (1, 2, 2, 4)")
+                % {"ranks": ", ".join(map(str, values))}
             )
 
 
@@ -60,7 +69,8 @@ def table_adjudicate(*, table_id: int, ranks: dict[int, int]) -> Table:
     table = locked_table(table_id)
     if table.status != Table.Status.ACTIVE:
         raise Conflict(
-            f"table {table_id} is {table.get_status_display()}: only a table being played can be ended"
+            _("table %(table)s is %(status)s: only a table being played can be ended")
+            % {"table": table_id, "status": table.get_status_display()}
         )
     seats = list(Seat.objects.filter(table=table).values_list("number", flat=True))
     check_ranks(ranks, seats)
@@ -91,7 +101,8 @@ def table_correct_result(*, table_id: int, ranks: dict[int, int]) -> Table:
     table = locked_table(table_id)
     if table.status != Table.Status.FINISHED:
         raise Conflict(
-            f"table {table_id} is {table.get_status_display()}: only a finished result can be corrected"
+            _("table %(table)s is %(status)s: only a finished result can be corrected")
+            % {"table": table_id, "status": table.get_status_display()}
         )
     seats = dict(Seat.objects.filter(table=table).values_list("number", "markers"))
     check_ranks(ranks, list(seats))

@@ -9,6 +9,7 @@ from datetime import datetime
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 import engine
 from common import metrics
@@ -18,6 +19,7 @@ from engine.explain import without_move_echo
 
 from .. import rows
 from ..clocks import SeatClock, TimeControl, charge, clamp_to_flag
+from ..engine_words import translate_illegal
 from ..errors import Flagged, IllegalMoveError, NotYourTurn, StalePly, TableNotActive
 from ..models import Move, Player, Table
 from ..selectors import current_state
@@ -84,11 +86,11 @@ def _submit(table_id: int, player: Player, ply: int, move: str, now: datetime) -
             return _adjudicate(table, seat, ply, move, now)
     # The timeout is committed; the move is refused.
     if flagged == "aborted":
-        detail = "the table was aborted: the first move was not made in time"
+        detail = _("the table was aborted: the first move was not made in time")
     elif on_turn == seat:
-        detail = "your time ran out before the move arrived: you lost on time"
+        detail = _("your time ran out before the move arrived: you lost on time")
     else:
-        detail = f"seat {on_turn} lost on time just now: reload the table"
+        detail = _("seat %(seat)s lost on time just now: reload the table") % {"seat": on_turn}
     raise Flagged(detail, ply=table.ply)
 
 
@@ -100,21 +102,29 @@ def _adjudicate(table: Table, seat: int, ply: int, move: str, now: datetime) -> 
             if done is not None and done.seat == seat and text in (done.submitted, done.notation):
                 return MoveOutcome(done, table, created=False)
         raise StalePly(
-            f"you answered ply {ply} but the table is at ply {table.ply}: reload and try again",
+            _("you answered ply %(ply)s but the table is at ply %(now)s: reload and try again")
+            % {"ply": ply, "now": table.ply},
             ply=table.ply,
         )
     if table.status != Table.Status.ACTIVE:
-        raise TableNotActive(f"table {table.pk} is {table.status}: no moves can be made")
+        raise TableNotActive(
+            _("table %(table)s is %(status)s: no moves can be made")
+            % {"table": table.pk, "status": table.status_word}
+        )
     state = current_state(table)
     if seat in state.eliminated:
-        raise NotYourTurn("you are out of this game")
+        raise NotYourTurn(_("you are out of this game"))
     if table.to_move != seat:
-        raise NotYourTurn(f"it is seat {table.to_move}'s turn, not yours (seat {seat})")
+        raise NotYourTurn(
+            _("it is seat %(on_turn)s's turn, not yours (seat %(seat)s)")
+            % {"on_turn": table.to_move, "seat": seat}
+        )
     try:
         after = state.play(move)
     except engine.IllegalMove as exc:
-        # The reason alone: the client shows it next to the move it sent (said once, not twice).
-        raise IllegalMoveError(without_move_echo(str(exc), move)) from None
+        # The reason alone: the client shows it next to the move it sent (said once, not twice),
+        # in the reader's language (the engine speaks English).
+        raise IllegalMoveError(translate_illegal(without_move_echo(str(exc), move))) from None
     assert after.last_move is not None
     fields = _charge_mover(table, seat, now)
     record = rows.insert_move(

@@ -8,6 +8,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
 
 from common.errors import Conflict, InvalidInput
 
@@ -19,7 +20,7 @@ def player_register(*, username: str, password: str, display_name: str = "") -> 
     """A new account and its player (every account gets one: ``games.receivers``)."""
     User = get_user_model()
     if User.objects.filter(username__iexact=username).exists():
-        raise Conflict(f"the username {username!r} is taken")
+        raise Conflict(_("the username %(username)s is taken") % {"username": repr(username)})
     name = display_name_check(display_name or username)
     user = User(username=username)
     try:
@@ -31,7 +32,7 @@ def player_register(*, username: str, password: str, display_name: str = "") -> 
         try:
             user.save()
         except IntegrityError:
-            raise Conflict(f"the username {username!r} is taken") from None
+            raise Conflict(_("the username %(username)s is taken") % {"username": repr(username)}) from None
         return player_rename(player=user.player, display_name=name)
 
 
@@ -53,7 +54,7 @@ def display_name_check(display_name: str, *, player: Player | None = None) -> st
     if player is not None:
         others = others.exclude(pk=player.pk)
     if others.exists():
-        raise _name_error(f"the name {name!r} is taken by another player")
+        raise _name_error(_("the name %(name)s is taken by another player") % {"name": repr(name)})
     return name
 
 
@@ -70,7 +71,9 @@ def player_rename(*, player: Player, display_name: str) -> Player:
             with transaction.atomic():
                 player.save(update_fields=["display_name"])
         except IntegrityError:  # taken by a concurrent rename or sign-up
-            raise _name_error(f"the name {name!r} is taken by another player") from None
+            raise _name_error(
+                _("the name %(name)s is taken by another player") % {"name": repr(name)}
+            ) from None
     return player
 
 
@@ -78,7 +81,7 @@ def player_rename(*, player: Player, display_name: str) -> Player:
 def guest_create() -> Player:
     """A throwaway guest account (``is_guest``): casual games against bots only (``games.guests``)."""
     User = get_user_model()
-    for _ in range(5):
+    for _attempt in range(5):
         tag = secrets.token_hex(4)
         if User.objects.filter(username=f"guest-{tag}").exists():
             continue
@@ -92,4 +95,4 @@ def guest_create() -> Player:
             return player_rename(player=player, display_name=f"Guest {tag}")
         except InvalidInput:
             return player  # keeps its username-based name
-    raise Conflict("could not make a guest account; try again")
+    raise Conflict(_("could not make a guest account; try again"))

@@ -6,6 +6,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from common.errors import InvalidInput
 from engine.records import Record, RecordError, parse_record
@@ -41,20 +42,27 @@ def table_import_record(*, text: str, imported_by: Player, rated: bool = False) 
         record = parse_record(text)
         final = record.replay()
     except RecordError as exc:
-        raise InvalidInput(f"the record does not replay: {exc}") from None
+        # Translators: the error after the colon comes from the rules engine, in English.
+        raise InvalidInput(_("the record does not replay: %(error)s") % {"error": exc}) from None
     if not final.is_over:
-        raise InvalidInput("only finished games can be imported: the record's game is not over")
+        raise InvalidInput(_("only finished games can be imported: the record's game is not over"))
     players: list[Player] = []
     for number in range(1, record.players + 1):
         name = record.headers.get(f"Seat{number}")
         if not name:
-            raise InvalidInput(f"the record has no Seat{number} header naming the player")
+            raise InvalidInput(
+                # Translators: Seat1, Seat2, … are header names of a game record: keep them.
+                _("the record has no Seat%(number)s header naming the player") % {"number": number}
+            )
         found = Player.objects.filter(user__username__iexact=name).first()
         if found is None:
-            raise InvalidInput(f"Seat{number}: there is no player with the username {name!r}")
+            raise InvalidInput(
+                _("Seat%(number)s: there is no player with the username %(username)s")
+                % {"number": number, "username": repr(name)}
+            )
         players.append(found)
     if len({p.pk for p in players}) != len(players):
-        raise InvalidInput("a player cannot sit at two seats of one table")
+        raise InvalidInput(_("a player cannot sit at two seats of one table"))
     now = timezone.now()
     table = Table.objects.create(
         game=record.game,
@@ -73,7 +81,7 @@ def table_import_record(*, text: str, imported_by: Player, rated: bool = False) 
     state = initial_state(table)
     moves = []
     for seq, action in enumerate(record.actions):
-        kind, _, who = action.partition(" ")
+        kind, _space, who = action.partition(" ")
         if kind in ("resign", "timeout") and who.isdigit():
             state = state.eliminate(int(who), kind)
             moves.append(Move(table=table, seq=seq, seat=int(who), kind=kind, notation=""))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from common.errors import Forbidden, NotFound
 
@@ -22,11 +23,14 @@ def table_rematch(*, table_id: int, player: Player) -> Table:
     table's row is locked, so two players asking at once get one rematch."""
     table = Table.objects.select_for_update().filter(pk=table_id).first()
     if table is None:
-        raise NotFound(f"there is no table {table_id}")
+        raise NotFound(_("there is no table %(table)s") % {"table": table_id})
     seats = list(Seat.objects.filter(table=table).select_related("player").order_by("number"))
     mine = next((s for s in seats if s.player_id == player.pk), None)
     if table.status != Table.Status.FINISHED or mine is None:
-        raise Forbidden(f"only the players of table {table_id} can ask for a rematch once it has ended")
+        raise Forbidden(
+            _("only the players of table %(table)s can ask for a rematch once it has ended")
+            % {"table": table_id}
+        )
     seat = rotated(mine.number, table.players)
     other = Table.objects.filter(rematch_of=table).first()
     if other is None:

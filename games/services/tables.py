@@ -6,11 +6,14 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 import engine
 from common.errors import Conflict, Forbidden, InvalidInput
 
 from ..clocks import TimeControl
+from ..engine_words import translate_illegal
 from ..errors import TableNotActive
 from ..guests import require_verified_email
 from ..housebots import bots_levels, house_bot
@@ -61,13 +64,32 @@ def table_create(
         raise InvalidInput(str(exc)) from None
     if bot:
         if rated:
-            raise InvalidInput(BOTS_UNRATED)
+            raise InvalidInput(str(BOTS_UNRATED))
         if bot not in bots_levels():
-            raise InvalidInput(f"unknown bot level {bot!r}: choose one of {', '.join(bots_levels())}")
-        if not 1 <= bots <= players - (1 if join else 0):
             raise InvalidInput(
-                f"{bots} bot(s) do not fit a table of {players}"
-                + (" with you seated: leave a seat for yourself" if join else "")
+                _("unknown bot level %(level)s: choose one of %(levels)s")
+                % {"level": repr(bot), "levels": ", ".join(bots_levels())}
+            )
+        if not 1 <= bots <= players - (1 if join else 0):
+            values = {"bots": bots, "players": players}
+            if join:
+                raise InvalidInput(
+                    ngettext(
+                        "%(bots)d bot(s) do not fit a table of %(players)s with you seated: leave a seat "
+                        "for yourself",
+                        "%(bots)d bot(s) do not fit a table of %(players)s with you seated: leave a seat "
+                        "for yourself",
+                        bots,
+                    )
+                    % values
+                )
+            raise InvalidInput(
+                ngettext(
+                    "%(bots)d bot(s) do not fit a table of %(players)s",
+                    "%(bots)d bot(s) do not fit a table of %(players)s",
+                    bots,
+                )
+                % values
             )
     table = Table.objects.create(
         game=game,
@@ -81,7 +103,7 @@ def table_create(
     )
     if join:
         table = seat_join(table_id=table.pk, player=creator, seat=seat)
-    for _ in range(bots if bot else 0):
+    for _bot in range(bots if bot else 0):
         table = bot_invite(table_id=table.pk, player=creator, level=bot)
     announce_change(table.pk)
     return table
@@ -92,19 +114,31 @@ def seat_join(*, table_id: int, player: Player, seat: int | None = None) -> Tabl
     """Take a seat (the lowest free one unless ``seat`` is given); start when full."""
     table = locked_table(table_id)
     if table.status != Table.Status.OPEN:
-        raise TableNotActive(f"table {table_id} is {table.status}: only open tables can be joined")
+        raise TableNotActive(
+            _("table %(table)s is %(status)s: only open tables can be joined")
+            % {"table": table_id, "status": table.status_word}
+        )
     if table.rated:
         require_verified_email(player, "play rated games")
     taken = dict(Seat.objects.filter(table=table).values_list("number", "player_id"))
     if player.pk in taken.values():
-        raise Conflict(f"you already have a seat at table {table_id}", seat=_key_of(taken, player.pk))
+        raise Conflict(
+            _("you already have a seat at table %(table)s") % {"table": table_id},
+            seat=_key_of(taken, player.pk),
+        )
     free = [n for n in range(1, table.players + 1) if n not in taken]
     if seat is None:
         seat = free[0]
     elif not 1 <= seat <= table.players:
-        raise InvalidInput(f"seat must be 1…{table.players} at this table, not {seat}")
+        raise InvalidInput(
+            _("seat must be 1…%(players)s at this table, not %(seat)s")
+            % {"players": table.players, "seat": seat}
+        )
     elif seat in taken:
-        raise Conflict(f"seat {seat} at table {table_id} is taken; free seats: {free}")
+        raise Conflict(
+            _("seat %(seat)s at table %(table)s is taken; free seats: %(free)s")
+            % {"seat": seat, "table": table_id, "free": free}
+        )
     Seat.objects.create(table=table, number=seat, player=player, colour=Seat.COLOURS[seat])
     if len(taken) + 1 == table.players:
         _start(table)
@@ -114,7 +148,7 @@ def seat_join(*, table_id: int, player: Player, seat: int | None = None) -> Tabl
 
 #: The rating policy for house bots (README, Security): a person's ratings move only against people,
 #: or against bots that an organiser entered into a rated event.
-BOTS_UNRATED = (
+BOTS_UNRATED = gettext_lazy(
     "house bots play unrated tables only (a rated event's organiser can enter bots into it): "
     "make the table unrated to play a bot"
 )
@@ -125,12 +159,17 @@ def _table_for_a_bot(table_id: int, player: Player) -> Table:
     there, its creator, or staff)."""
     table = locked_table(table_id)
     if table.status != Table.Status.OPEN:
-        raise TableNotActive(f"table {table_id} is {table.status}: bots can be invited only before it starts")
+        raise TableNotActive(
+            _("table %(table)s is %(status)s: bots can be invited only before it starts")
+            % {"table": table_id, "status": table.status_word}
+        )
     seated = Seat.objects.filter(table=table, player=player).exists()
     if not (seated or table.created_by_id == player.pk or player.user.is_staff):
-        raise Forbidden(f"only the players at table {table_id} or its creator can invite a bot")
+        raise Forbidden(
+            _("only the players at table %(table)s or its creator can invite a bot") % {"table": table_id}
+        )
     if table.rated:
-        raise Conflict(BOTS_UNRATED)
+        raise Conflict(str(BOTS_UNRATED))
     return table
 
 
@@ -154,7 +193,7 @@ def bot_invite_account(*, table_id: int, player: Player, bot_id: int, seat: int 
     table = _table_for_a_bot(table_id, player)
     bot = Player.objects.filter(pk=bot_id).first()
     if bot is None or not bot.is_outside_bot:
-        raise InvalidInput(f"player {bot_id} is not an outside bot account")
+        raise InvalidInput(_("player %(player)s is not an outside bot account") % {"player": bot_id})
     return seat_join(table_id=table.pk, player=bot, seat=seat)
 
 
@@ -197,7 +236,8 @@ def seat_leave(*, table_id: int, player: Player) -> Table:
     table = locked_table(table_id)
     if table.status != Table.Status.OPEN:
         raise TableNotActive(
-            f"table {table_id} is {table.status}: you can leave only before it starts (resign instead)"
+            _("table %(table)s is %(status)s: you can leave only before it starts (resign instead)")
+            % {"table": table_id, "status": table.status_word}
         )
     seat_of(table, player).delete()
     if not Seat.objects.filter(table=table).exists():
@@ -221,13 +261,15 @@ def game_resign(*, table_id: int, player: Player) -> Table:
 
 def _eliminate(table: Table, seat: Seat, reason: str) -> Table:
     if table.status != Table.Status.ACTIVE:
-        raise TableNotActive(f"table {table.pk} is {table.status}")
+        raise TableNotActive(
+            _("table %(table)s is %(status)s") % {"table": table.pk, "status": table.status_word}
+        )
     if seat.state != Seat.State.PLAYING:
-        raise Conflict(f"seat {seat.number} is already out of the game")
+        raise Conflict(_("seat %(seat)s is already out of the game") % {"seat": seat.number})
     try:
         after = current_state(table).eliminate(seat.number, reason)
     except engine.IllegalMove as exc:
-        raise Conflict(str(exc)) from None
+        raise Conflict(translate_illegal(str(exc))) from None
     now = timezone.now()
     Move.objects.create(table=table, seq=table.actions, ply=None, seat=seat.number, kind=reason, notation="")
     fields = record_transition(table, after, now)

@@ -10,6 +10,7 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 import engine
 from common.errors import NotFound
@@ -33,23 +34,23 @@ def locked_table(table_id: int) -> Table:
     try:
         return Table.objects.select_for_update().get(pk=table_id)
     except Table.DoesNotExist:
-        raise NotFound(f"there is no table {table_id}") from None
+        raise NotFound(_("there is no table %(table)s") % {"table": table_id}) from None
 
 
 def locked_table_and_seat(table_id: int, player: Player) -> tuple[Table, int]:
     """Lock the table row and find the player's seat number in the same query."""
     table, number = rows.lock_table_for_player(table_id, player.pk)
     if table is None:
-        raise NotFound(f"there is no table {table_id}")
+        raise NotFound(_("there is no table %(table)s") % {"table": table_id})
     if number is None:
-        raise NotSeated(f"you have no seat at table {table_id}")
+        raise NotSeated(_("you have no seat at table %(table)s") % {"table": table_id})
     return table, number
 
 
 def seat_of(table: Table, player: Player) -> Seat:
     seat = Seat.objects.filter(table=table, player=player).first()
     if seat is None:
-        raise NotSeated(f"you have no seat at table {table.pk}")
+        raise NotSeated(_("you have no seat at table %(table)s") % {"table": table.pk})
     return seat
 
 
