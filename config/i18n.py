@@ -52,13 +52,26 @@ class PreferenceMiddleware:
     def _saved(request: HttpRequest) -> str:
         user = getattr(request, "user", None)
         session = getattr(request, "session", None)
-        if user is None or session is None or not user.is_authenticated:
-            return ""
-        code = session.get(LANG_KEY)
-        if code is None:
-            code = Account.objects.filter(user=user).values_list("language", flat=True).first() or ""
-            session[LANG_KEY] = code
-        return str(code)
+        if user is not None and session is not None and user.is_authenticated:
+            code = session.get(LANG_KEY)
+            if code is None:
+                code = Account.objects.filter(user=user).values_list("language", flat=True).first() or ""
+                session[LANG_KEY] = code
+            return str(code)
+        # A program signed in by token (the API authenticates in the view, after this): its
+        # player's saved language, when it did not ask for one.
+        auth = request.headers.get("Authorization", "")
+        if (
+            request.path.startswith("/api/")
+            and auth.startswith("Token ")
+            and "accept-language" not in request.headers
+        ):
+            key = auth.removeprefix("Token ").strip()
+            found = (
+                Account.objects.filter(user__auth_token__key=key).values_list("language", flat=True).first()
+            )
+            return found or ""
+        return ""
 
 
 @require_POST

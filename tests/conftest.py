@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 from django.conf import settings
 
@@ -36,3 +38,13 @@ def _fresh_throttles() -> None:
     backend = caches["default"]
     if isinstance(backend, LocMemCache):
         backend.clear()
+
+
+@pytest.fixture(autouse=True)
+def _english_after_each_test() -> Iterator[None]:
+    """A request activates its language in the thread (as Django's LocaleMiddleware does in every
+    server); a test calling a service directly afterwards must not inherit the last request's."""
+    from django.utils import translation
+
+    yield
+    translation.deactivate()

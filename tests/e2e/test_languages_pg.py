@@ -25,8 +25,8 @@ SIZES = {"laptop": {"width": 1280, "height": 900}, "phone": {"width": 390, "heig
 LOCALES = {"en": "en-GB", "es": "es-ES", "fr": "fr-FR", "de": "de-DE", "ru": "ru-RU"}
 DEMO_PASSWORD = "demo-pass-2026"
 
-#: Text that does not fit its box: off the window, or wider than a box that clips it, or
-#: (for a one-line control) wrapped out of its own box.
+#: Text that does not fit its box: off the window (outside a sideways-scrolling box), or wider
+#: than a box that clips it, or running out of its own button.
 CUT_OFF = """() => {
   const out = [];
   const w = window.innerWidth;
@@ -37,6 +37,13 @@ CUT_OFF = """() => {
     const style = getComputedStyle(el);
     if (style.visibility === 'hidden') continue;
     const text = (el.innerText || '').trim().slice(0, 40);
+    // Inside a sideways-scrolling box (wide tables on a phone) the box must fit, not its content.
+    let scroller = false;
+    for (let p = el.parentElement; p; p = p.parentElement) {
+      const o = getComputedStyle(p).overflowX;
+      if (o === 'auto' || o === 'scroll') { scroller = true; break; }
+    }
+    if (scroller) continue;
     if (r.right > w + 1 || r.left < -1) out.push(`off the window: ${el.tagName} "${text}"`);
     const clips = style.overflowX !== 'visible' || style.textOverflow === 'ellipsis';
     if (clips && el.scrollWidth > el.clientWidth + 1 && el.tagName !== 'SELECT')

@@ -4,6 +4,7 @@ French with the same code as in English."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -23,6 +24,13 @@ def words(lang: str, text: str, context: str | None = None) -> str:
         out = translation.pgettext(context, text) if context else translation.gettext(text)
     assert out != text or lang == "en", f"{lang} has no translation of {text!r}"
     return out
+
+
+def word_js(lang: str, text: str) -> str:
+    """``text`` as the browser scripts' catalogue of ``lang`` has it."""
+    from django.utils.translation.trans_real import DjangoTranslation
+
+    return DjangoTranslation(lang, domain="djangojs").gettext(text)
 
 
 def html_lang(body: str) -> str:
@@ -107,8 +115,8 @@ def test_an_illegal_move_is_explained_in_french_with_the_english_code(alice: Act
         assert fr["code"] == en["code"] == "illegal_move", (move, en, fr)
         assert fr["detail"] != en["detail"], (move, fr)
     power = alice.post(url, {"ply": 0, "move": "e1-e5"}, HTTP_ACCEPT_LANGUAGE="fr").json()["detail"]
-    # The notation stays as played; the sentence around it is French.
-    assert "e1-e5" in power and "power" not in power
+    # Field names stay as they are; the sentence around them is French.
+    assert "e1" in power and "power" not in power
 
 
 def test_the_browser_catalogue_is_per_language_and_cached() -> None:
@@ -116,6 +124,26 @@ def test_the_browser_catalogue_is_per_language_and_cached() -> None:
     fr = Client().get("/jsi18n/fr.js")
     assert en.status_code == fr.status_code == 200
     assert "max-age=86400" in fr["Cache-Control"]
-    assert fr.content != en.content and b'"catalog"' in fr.content
+    french = word_js("fr", "Your turn.")
+    assert french != "Your turn." and json.dumps(french).encode() in fr.content
+    assert b"newcatalog = {}" not in fr.content and fr.content != en.content
     page = Client().get("/ladders/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
     assert re.search(r'<script src="/jsi18n/fr\.js\?v=[0-9a-f]{10}">', page)
+
+
+def test_dates_on_a_page_follow_the_language(alice: Actor) -> None:
+    from datetime import UTC, datetime
+
+    from games.models import Player
+
+    Player.objects.filter(pk=alice.player.pk).update(created=datetime(2026, 3, 7, 18, 5, tzinfo=UTC))
+    shown = {}
+    for lang in ["en", "es", "fr", "de", "ru"]:
+        body = Client().get(f"/players/{alice.player.pk}/", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+        assert html_lang(body) == lang
+        shown[lang] = body
+    assert "7 Mar 2026" in shown["en"]  # the site's British style (config/formats/en)
+    assert "7. März 2026" in shown["de"]
+    assert "7 марта 2026" in shown["ru"]
+    assert "7 mars 2026" in shown["fr"]
+    assert "7 de marzo de 2026" in shown["es"]
