@@ -26,29 +26,7 @@
   };
   // What a screen reader says of a field: a seat's marker and chevron (the colour agrees with
   // the noun in many languages, so each is a message of its own), and the facings.
-  const MARKER_OF = {
-    1: gettext("red marker"),
-    2: gettext("black marker"),
-    3: gettext("yellow marker"),
-    4: gettext("green marker"),
-  };
-  const CHEVRON_OF = {
-    1: gettext("red chevron facing %(facing)s, power %(power)s"),
-    2: gettext("black chevron facing %(facing)s, power %(power)s"),
-    3: gettext("yellow chevron facing %(facing)s, power %(power)s"),
-    4: gettext("green chevron facing %(facing)s, power %(power)s"),
-  };
-  const FACING = {
-    // Translators: compass directions a chevron faces, abbreviated (north, north-east, ...).
-    N: pgettext("facing", "N"),
-    NE: pgettext("facing", "NE"),
-    E: pgettext("facing", "E"),
-    SE: pgettext("facing", "SE"),
-    S: pgettext("facing", "S"),
-    SW: pgettext("facing", "SW"),
-    W: pgettext("facing", "W"),
-    NW: pgettext("facing", "NW"),
-  };
+  const { MARKER_OF, CHEVRON_OF, FACING } = window.BoardWords; // board_words.js
   const S = 50, X0 = 26, Y0 = 4; // field size and board origin in the 486×486 viewBox
   const CELLS = [];
   for (let r = 9; r >= 1; r--) for (let c = 0; c < 9; c++) CELLS.push(FILES[c] + r);

@@ -46,29 +46,7 @@
     3: pgettext("seat colour", "yellow"),
     4: pgettext("seat colour", "green"),
   };
-  const MARKER_OF = {
-    1: gettext("red marker"),
-    2: gettext("black marker"),
-    3: gettext("yellow marker"),
-    4: gettext("green marker"),
-  };
-  const CHEVRON_OF = {
-    1: gettext("red chevron facing %(facing)s, power %(power)s"),
-    2: gettext("black chevron facing %(facing)s, power %(power)s"),
-    3: gettext("yellow chevron facing %(facing)s, power %(power)s"),
-    4: gettext("green chevron facing %(facing)s, power %(power)s"),
-  };
-  const FACING = {
-    // Translators: compass directions a chevron faces, abbreviated (north, north-east, ...).
-    N: pgettext("facing", "N"),
-    NE: pgettext("facing", "NE"),
-    E: pgettext("facing", "E"),
-    SE: pgettext("facing", "SE"),
-    S: pgettext("facing", "S"),
-    SW: pgettext("facing", "SW"),
-    W: pgettext("facing", "W"),
-    NW: pgettext("facing", "NW"),
-  };
+  const { MARKER_OF, CHEVRON_OF, FACING } = window.BoardWords; // board_words.js
   const facingWord = (f) => FACING[f] || f;
   const seatLabel = (n) => fill(gettext("seat %(n)s"), { n: n });
   const S = 56, X0 = 36, Y0 = 6; // cell size and board origin inside the 546×536 viewBox
