@@ -9,7 +9,6 @@ Django's own catalogues."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -26,20 +25,6 @@ from tests.accounts.smtp import SmtpServer, text_of
 from tests.games.conftest import Actor
 
 DEADLINE = datetime(2020, 11, 24, 10, 0, tzinfo=UTC)  # a Tuesday
-
-
-@pytest.fixture
-def smtp(settings: Any) -> Iterator[SmtpServer]:
-    """A real SMTP server (as tests/accounts): the service's mail goes to it."""
-    server = SmtpServer()
-    server.start()
-    for key, value in server.settings().items():
-        setattr(settings, key, value)
-    settings.SITE_URL = "http://testserver"
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 def choose(actor: Actor, language: str = "", time_zone: str = "") -> None:
