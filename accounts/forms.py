@@ -9,15 +9,14 @@ from zoneinfo import available_timezones
 from django import forms
 from django.conf import settings
 from django.contrib.auth.forms import PasswordResetForm
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from . import kinds, outbox
+from . import kinds
 from .models import EmailMode
-from .notify import recipient_locale, site_url
+from .notify import queue_account_mail, site_url
 from .services import RESEND_SECONDS, recently_mailed
 
 ZONES = sorted(z for z in available_timezones() if "/" in z and not z.startswith(("Etc/", "SystemV/")))
@@ -115,15 +114,11 @@ class OutboxPasswordResetForm(PasswordResetForm):
             "site": settings.SITE_NAME,
             "minutes": RESEND_SECONDS // 60,
         }
-        # In the account's language; without a saved choice, the language of the page the reset
-        # was asked on.
-        with recipient_locale(user, default=translation.get_language()) as language:
-            outbox.queue(
-                key=f"reset:{user.pk}:{secrets.token_hex(8)}",
-                to=to_email,
-                subject=_("Reset your password for %(site)s") % {"site": settings.SITE_NAME},
-                text=render_to_string("accounts/mail/reset.txt", mail_context),
-                html=render_to_string("accounts/mail/reset.html", mail_context),
-                user_id=user.pk,
-                language=language,
-            )
+        queue_account_mail(
+            user,
+            template="reset",
+            subject=gettext_lazy("Reset your password for %(site)s"),
+            context=mail_context,
+            key=f"reset:{user.pk}:{secrets.token_hex(8)}",
+            to=to_email,
+        )

@@ -1,6 +1,12 @@
-"""Per request, for signed-in people: the time zone they chose (pages show times in it), and a
-"last seen" for their session at most every few minutes. Both read the session, not the
-database, so a page costs no query more."""
+"""Per request, for signed-in people: the language and time zone they chose (pages are in the
+one and show times in the other), and a "last seen" for their session at most every few
+minutes. All read the session, where the choices are kept after one query per session, so a page
+costs no query more.
+
+The saved language comes after Django's ``LocaleMiddleware`` (the switcher's cookie, the
+browser's ``Accept-Language``) and wins over both on pages; under ``/api/`` an explicit
+``Accept-Language`` header wins, and a program signed in by token (the API authenticates in the
+view, after this) gets its player's saved language when it asks for none."""
 
 from __future__ import annotations
 
@@ -8,16 +14,18 @@ import time
 import zoneinfo
 from collections.abc import Callable
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from . import sessions
 from .models import Account
 
 TZ_KEY = "accounts.tz"
 SEEN_KEY = "accounts.seen"
-#: The session's copy of the saved language (``config.i18n.PreferenceMiddleware`` reads it).
+#: The session's copy of the saved language.
 LANG_KEY = "accounts.lang"
+LANGUAGES = {code for code, _ in settings.LANGUAGES}
 
 
 def remember_zone(request: HttpRequest, name: str) -> None:
@@ -30,6 +38,23 @@ def remember_language(request: HttpRequest, code: str) -> None:
         request.session[LANG_KEY] = code
 
 
+def _choices(request: HttpRequest) -> tuple[str, str]:
+    """The signed-in person's (language, time zone), read into the session once."""
+    session = request.session
+    if LANG_KEY not in session or TZ_KEY not in session:
+        row = Account.objects.filter(user=request.user).values_list("language", "time_zone").first()
+        session[LANG_KEY], session[TZ_KEY] = row or ("", "")
+    return str(session[LANG_KEY]), str(session[TZ_KEY])
+
+
+def _token_language(request: HttpRequest) -> str:
+    auth = request.headers.get("Authorization", "")
+    if not (request.path.startswith("/api/") and auth.startswith("Token ")):
+        return ""
+    key = auth.removeprefix("Token ").strip()
+    return Account.objects.filter(user__auth_token__key=key).values_list("language", flat=True).first() or ""
+
+
 class AccountMiddleware:
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]):
         self.get_response = get_response
@@ -37,11 +62,10 @@ class AccountMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         user = getattr(request, "user", None)
         session = getattr(request, "session", None)
+        api_asks = request.path.startswith("/api/") and "accept-language" in request.headers
+        language = ""
         if user is not None and session is not None and user.is_authenticated:
-            name = session.get(TZ_KEY)
-            if name is None:
-                name = Account.objects.filter(user=user).values_list("time_zone", flat=True).first() or ""
-                session[TZ_KEY] = name
+            language, name = _choices(request)
             try:
                 timezone.activate(zoneinfo.ZoneInfo(name)) if name else timezone.deactivate()
             except (ValueError, KeyError):
@@ -52,4 +76,9 @@ class AccountMiddleware:
                 sessions.seen(request)
         else:
             timezone.deactivate()
+            if not api_asks:
+                language = _token_language(request)
+        if language in LANGUAGES and not api_asks:
+            translation.activate(language)
+            request.LANGUAGE_CODE = language
         return self.get_response(request)

@@ -110,6 +110,24 @@ def recipient_locale(user: Any, default: str | None = None) -> Iterator[str]:
         yield language
 
 
+def queue_account_mail(
+    user: Any, *, template: str, subject: Any, context: dict[str, Any], key: str, to: str
+) -> None:
+    """One of the mails a person asks for themselves (confirming an address, resetting a
+    password): ``templates/accounts/mail/<template>.txt`` and ``.html``, and ``subject`` (a lazy
+    message with ``%(site)s``), queued in their language, or, without a saved choice, in the
+    language of the page they asked on."""
+    with recipient_locale(user, default=translation.get_language()):
+        outbox.queue(
+            key=key,
+            to=to,
+            subject=str(subject) % {"site": settings.SITE_NAME},
+            text=render_to_string(f"accounts/mail/{template}.txt", context),
+            html=render_to_string(f"accounts/mail/{template}.html", context),
+            user_id=user.pk,
+        )
+
+
 def user_zone(user_id: int) -> ZoneInfo:
     name = Account.objects.filter(user_id=user_id).values_list("time_zone", flat=True).first()
     try:
@@ -157,7 +175,7 @@ def notify(
         with transaction.atomic():
             n.save(force_insert=True)
             if n.mail == Notification.Mail.QUEUED:
-                with recipient_locale(user) as language:
+                with recipient_locale(user):
                     subject, text, html = render_one(n)
                     outbox.queue(
                         key=f"n:{n.pk}",
@@ -168,7 +186,6 @@ def notify(
                         headers=list_unsubscribe(user.pk, n.kind),
                         user_id=user.pk,
                         fresh=True,
-                        language=language,
                     )
     except IntegrityError:
         return None  # made before: the event was delivered twice
@@ -257,7 +274,7 @@ def send_digests(now: datetime | None = None, limit: int = 500) -> int:
             address = verified_address(user, account_of_user(user))
             if not address:
                 continue
-            with recipient_locale(user) as language:
+            with recipient_locale(user):
                 subject, text, html = render_digest(user_id, due)
                 outbox.queue(
                     key=f"digest:{user_id}:{due[0].pk}:{due[-1].pk}",
@@ -267,7 +284,6 @@ def send_digests(now: datetime | None = None, limit: int = 500) -> int:
                     html=html,
                     headers=list_unsubscribe(user_id, ALL_KINDS),
                     user_id=user_id,
-                    language=language,
                 )
             sent += 1
     return sent

@@ -20,10 +20,10 @@ from django.core import signing
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
-from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone, translation
+from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from common.errors import Conflict, Forbidden, InvalidInput
 from games import services as games
@@ -33,9 +33,9 @@ from tournaments import ladders
 from tournaments import services as events
 from tournaments.models import Challenge, LadderMember, QueueEntry, Registration, Tournament
 
-from . import outbox, sessions
+from . import sessions
 from .models import Account, Notification, NotificationSetting, OutgoingMail
-from .notify import recipient_locale, site_url, verified_address
+from .notify import queue_account_mail, site_url, verified_address
 
 VERIFY_SALT = "accounts.verify-email"
 #: A verification link works this long.
@@ -104,18 +104,14 @@ def send_verification(user: Any, address: str) -> bool:
         "days": VERIFY_DAYS,
         "site": settings.SITE_NAME,
     }
-    # The recipient asked for it (signing up, changing the address): without a saved choice,
-    # the mail is in the language of the page they asked on.
-    with recipient_locale(user, default=translation.get_language()) as language:
-        outbox.queue(
-            key=prefix + secrets.token_hex(8),
-            to=address,
-            subject=_("Confirm your e-mail address for %(site)s") % {"site": settings.SITE_NAME},
-            text=render_to_string("accounts/mail/verify.txt", context),
-            html=render_to_string("accounts/mail/verify.html", context),
-            user_id=user.pk,
-            language=language,
-        )
+    queue_account_mail(
+        user,
+        template="verify",
+        subject=gettext_lazy("Confirm your e-mail address for %(site)s"),
+        context=context,
+        key=prefix + secrets.token_hex(8),
+        to=address,
+    )
     return True
 
 

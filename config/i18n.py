@@ -1,9 +1,9 @@
 """Which language a request is answered in, and the footer's language switcher.
 
 Django's ``LocaleMiddleware`` picks the language from the ``django_language`` cookie (set by the
-switcher) or the browser's ``Accept-Language``. On top of it, :class:`PreferenceMiddleware`
-applies a signed-in player's saved choice (``Account.language``), read once per session and kept
-there, so a page costs no query more:
+switcher) or the browser's ``Accept-Language``. On top of it, ``accounts.middleware`` applies a
+signed-in player's saved choice (``Account.language``), read once per session and kept there, so
+a page costs no query more:
 
 * pages: the saved choice, else the cookie, else ``Accept-Language``, else English;
 * the API (``/api/``): an explicit ``Accept-Language`` header first (a client asking for French
@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from collections.abc import Callable
 from pathlib import Path
 
 from django.conf import settings
@@ -28,50 +27,10 @@ from django.views.decorators.http import require_POST
 from django.views.i18n import JavaScriptCatalog
 from django.views.i18n import set_language as django_set_language
 
-from accounts.middleware import LANG_KEY, remember_language
+from accounts.middleware import remember_language
 from accounts.models import Account
 
 CODES = {code for code, _ in settings.LANGUAGES}
-
-
-class PreferenceMiddleware:
-    """After authentication: a signed-in player's saved language wins over the browser's."""
-
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]):
-        self.get_response = get_response
-
-    def __call__(self, request: HttpRequest) -> HttpResponse:
-        code = self._saved(request)
-        api_asks = request.path.startswith("/api/") and "accept-language" in request.headers
-        if code in CODES and not api_asks:
-            translation.activate(code)
-            request.LANGUAGE_CODE = code
-        return self.get_response(request)
-
-    @staticmethod
-    def _saved(request: HttpRequest) -> str:
-        user = getattr(request, "user", None)
-        session = getattr(request, "session", None)
-        if user is not None and session is not None and user.is_authenticated:
-            code = session.get(LANG_KEY)
-            if code is None:
-                code = Account.objects.filter(user=user).values_list("language", flat=True).first() or ""
-                session[LANG_KEY] = code
-            return str(code)
-        # A program signed in by token (the API authenticates in the view, after this): its
-        # player's saved language, when it did not ask for one.
-        auth = request.headers.get("Authorization", "")
-        if (
-            request.path.startswith("/api/")
-            and auth.startswith("Token ")
-            and "accept-language" not in request.headers
-        ):
-            key = auth.removeprefix("Token ").strip()
-            found = (
-                Account.objects.filter(user__auth_token__key=key).values_list("language", flat=True).first()
-            )
-            return found or ""
-        return ""
 
 
 @require_POST

@@ -91,8 +91,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
-    # ... and a signed-in player's saved choice over both.
-    "config.i18n.PreferenceMiddleware",
+    # ... and a signed-in player's saved choice (and time zone) over both (accounts/middleware.py).
     "accounts.middleware.AccountMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]

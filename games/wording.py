@@ -42,6 +42,23 @@ TABLE_ENDINGS = {
 }
 
 
+#: A place in a ranking, one pattern per kind of number (see :func:`ordinal`).
+_ORDINALS = {
+    # Translators: a place in a ranking written with digits ("1st of 8", "=2nd Bob"); one pattern
+    # per kind of number, keep %(n)d: French "%(n)der" for 1 but "%(n)de" for the rest, German
+    # "%(n)d.", Spanish "%(n)d.º", Russian "%(n)d-е".
+    "1": pgettext_lazy("place in a ranking: 1", "%(n)dst"),
+    # Translators: 21st, 31st, 101st (not 11th): French "%(n)de", German "%(n)d.".
+    "x1": pgettext_lazy("place in a ranking: 21, 31, 101, …", "%(n)dst"),
+    # Translators: 2nd, 22nd, 102nd (not 12th): French "%(n)de", German "%(n)d.".
+    "x2": pgettext_lazy("place in a ranking: 2, 22, 102, …", "%(n)dnd"),
+    # Translators: 3rd, 23rd, 103rd (not 13th): French "%(n)de", German "%(n)d.".
+    "x3": pgettext_lazy("place in a ranking: 3, 23, 103, …", "%(n)drd"),
+    # Translators: 4th to 20th, 11th, 12th, 13th, 25th, 100th: French "%(n)de", German "%(n)d.".
+    "th": pgettext_lazy("place in a ranking: 4 to 20, 24 to 30, …", "%(n)dth"),
+}
+
+
 def ordinal(n: int) -> str:
     """A place in words: in English 1st, 2nd, 3rd, 4th, … 11th, 12th, 13th, … 21st, 22nd.
 
@@ -55,21 +72,7 @@ def ordinal(n: int) -> str:
         kind = "th"
     else:
         kind = f"x{n % 10}"
-    patterns = {
-        # Translators: a place in a ranking written with digits ("1st of 8", "=2nd Bob"); one pattern
-        # per kind of number, keep %(n)d: French "%(n)der" for 1 but "%(n)de" for the rest, German
-        # "%(n)d.", Spanish "%(n)d.º", Russian "%(n)d-е".
-        "1": pgettext("place in a ranking: 1", "%(n)dst"),
-        # Translators: 21st, 31st, 101st (not 11th): French "%(n)de", German "%(n)d.".
-        "x1": pgettext("place in a ranking: 21, 31, 101, …", "%(n)dst"),
-        # Translators: 2nd, 22nd, 102nd (not 12th): French "%(n)de", German "%(n)d.".
-        "x2": pgettext("place in a ranking: 2, 22, 102, …", "%(n)dnd"),
-        # Translators: 3rd, 23rd, 103rd (not 13th): French "%(n)de", German "%(n)d.".
-        "x3": pgettext("place in a ranking: 3, 23, 103, …", "%(n)drd"),
-        # Translators: 4th to 20th, 11th, 12th, 13th, 25th, 100th: French "%(n)de", German "%(n)d.".
-        "th": pgettext("place in a ranking: 4 to 20, 24 to 30, …", "%(n)dth"),
-    }
-    return patterns[kind] % {"n": n}
+    return str(_ORDINALS[kind] % {"n": n})
 
 
 def names_list(names: list[str]) -> str:

@@ -231,6 +231,12 @@ class Stream:
     def close(self) -> None:
         self.conn.close()
 
+    def __enter__(self) -> Stream:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
 
 @pytest.fixture(scope="module")
 def uvicorn_server(django_db_setup: None) -> Iterator[Uvicorn]:

@@ -14,20 +14,19 @@ import http.client
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from django.db import connection
 
 from engine.records import parse_record, replay
 from games.models import Move, Table
+
+from .conftest import Uvicorn
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -38,74 +37,37 @@ PLY_LIMIT = 60
 ONE_GAME = ("--open-table", "--games", "1", "--ply-limit", str(PLY_LIMIT))
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 class Service:
-    """uvicorn and the clock sweeper (with ``--bots``) on the test database, no Redis."""
+    """The web server (:class:`tests.live.conftest.Uvicorn`, here without Redis: its hub polls)
+    and the clock sweeper with ``--bots`` playing the house bots, as ``scripts/run`` runs them."""
 
     def __init__(self) -> None:
-        self.port = _free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        db = connection.settings_dict
-        host, port = db["HOST"] or "127.0.0.1", db["PORT"] or 5432
-        base = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
-        self.env = {
-            **base,
-            "DJANGO_SETTINGS_MODULE": "config.settings",
-            "DATABASE_URL": f"postgres://{db['USER']}@{host}:{port}/{db['NAME']}",
-            "REDIS_URL": "",  # in-process: the hub polls, the sweeper plays the house bots
-            "LIVE_POLL_SECONDS": "0.1",
-            "LOG_LEVEL": "WARNING",
-        }
-        self.log = Path(tempfile.mkstemp(prefix="example-bot-server-", suffix=".log")[1])
-        self.procs: dict[str, subprocess.Popen[bytes]] = {}
+        self.web = Uvicorn(REDIS_URL="", LIVE_POLL_SECONDS="0.1")
+        self.url = self.web.url
+        self.port = self.web.port
+        self.sweeper: subprocess.Popen[bytes] | None = None
 
-    def _spawn(self, name: str, args: list[str]) -> None:
-        with self.log.open("ab") as out:
-            self.procs[name] = subprocess.Popen(
-                [sys.executable, *args],
+    def start(self) -> None:
+        with self.web.log.open("ab") as out:
+            self.sweeper = subprocess.Popen(
+                [sys.executable, "manage.py", "clock_sweeper", "--bots", "--interval", "0.1"],
                 cwd=ROOT,
-                env=self.env,
+                env=self.web.env,
                 stdout=out,
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
             )
+        self.web.start()
 
-    def start(self) -> None:
-        self._spawn("sweeper", ["manage.py", "clock_sweeper", "--bots", "--interval", "0.1"])
-        self.start_web()
-
-    def start_web(self) -> None:
-        uvicorn = ["-m", "uvicorn", "config.asgi:application", "--no-access-log"]
-        self._spawn("web", [*uvicorn, "--host", "127.0.0.1", "--port", str(self.port)])
-        end = time.monotonic() + 30
-        while time.monotonic() < end:
-            assert self.procs["web"].poll() is None, f"uvicorn exited:\n{self.output()}"
-            try:
-                if self.call("GET", "/api/v1/health/")[0] == 200:
-                    return
-            except OSError:
-                pass
-            time.sleep(0.1)
-        raise AssertionError(f"uvicorn did not answer:\n{self.output()}")
-
-    def stop(self, name: str, sig: int = signal.SIGTERM) -> None:
-        proc = self.procs.pop(name, None)
-        if proc is None:
-            return
-        os.killpg(proc.pid, sig)
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(timeout=10)
+    def stop(self) -> None:
+        self.web.stop()
+        if self.sweeper is not None:
+            os.killpg(self.sweeper.pid, signal.SIGKILL)
+            self.sweeper.wait(timeout=10)
+            self.sweeper = None
 
     def output(self) -> str:
-        return self.log.read_text(errors="replace")[-4000:]
+        return self.web.output()
 
     def call(self, method: str, path: str, body: Any = None, token: str = "") -> tuple[int, Any]:
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
@@ -130,9 +92,8 @@ def service(transactional_db: None) -> Iterator[Service]:
     try:
         yield svc
     finally:
-        for name in list(svc.procs):
-            svc.stop(name)
-        svc.log.unlink(missing_ok=True)
+        svc.stop()
+        svc.web.log.unlink(missing_ok=True)
 
 
 def _bot_account(service: Service, username: str) -> str:
@@ -218,9 +179,9 @@ def test_the_example_bot_reconnects_after_the_server_restarts(service: Service) 
         assert time.monotonic() < end and bot.poll() is None, "the game did not get going"
         time.sleep(0.1)
     # A crash of the web server in mid-game: its streams and requests are cut without a word.
-    service.stop("web", signal.SIGKILL)
+    service.web.kill()
     time.sleep(1.0)
-    service.start_web()
+    service.web.start()
     summary, log = _finish(bot, service)
     assert summary["moves_refused"] == [], summary
     assert "connecting again" in log, log  # it saw the stream (or a request) cut, and came back

@@ -21,7 +21,7 @@ from games.models import Table
 from tests.games.conftest import Actor, ladder_for, started_table
 from tournaments import ladders
 
-from .conftest import REDIS, Stream, Uvicorn
+from .conftest import REDIS, Uvicorn
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -71,8 +71,7 @@ def test_table_stream_sends_the_state_then_moves_results_and_pings(
 ) -> None:
     table = started_table([alice, bob])
     by_seat = seats(table, alice, bob)
-    s = uvicorn_server.stream(f"/api/v1/tables/{table.pk}/stream/")
-    try:
+    with uvicorn_server.stream(f"/api/v1/tables/{table.pk}/stream/") as s:
         assert s.status == 200 and s.content_type.startswith("application/x-ndjson")
         first = s.ndjson()
         assert first["type"] == "state"
@@ -97,20 +96,15 @@ def test_table_stream_sends_the_state_then_moves_results_and_pings(
         # Nothing more happens: the stream says it is alive (LIVE_KEEPALIVE_SECONDS=1 here).
         assert s.ndjson(pings=True) == {"type": "ping"}
         assert s.ndjson(pings=True) == {"type": "ping"}
-    finally:
-        s.close()
 
 
 def test_unknown_tables_are_a_404_on_both_table_streams(uvicorn_server: Uvicorn) -> None:
     for path in ("/api/v1/tables/987654321/stream/", "/live/tables/987654321/"):
-        s = uvicorn_server.stream(path)
-        try:
+        with uvicorn_server.stream(path) as s:
             assert s.status == 404, path
             assert s.content_type.startswith("application/json")
             body = s.body()
             assert body["code"] == "not_found" and "987654321" in body["detail"]
-        finally:
-            s.close()
 
 
 # ---------------------------------------------------------------- server-sent events
@@ -123,8 +117,7 @@ def test_sse_ids_are_versions_and_last_event_id_resumes(
     by_seat = seats(table, alice, bob)
     path = f"/live/tables/{table.pk}/"
 
-    s = uvicorn_server.stream(path)
-    try:
+    with uvicorn_server.stream(path) as s:
         assert s.status == 200 and s.content_type.startswith("text/event-stream")
         assert s.block() == {"retry": "1000"}
         first = s.event()
@@ -134,12 +127,9 @@ def test_sse_ids_are_versions_and_last_event_id_resumes(
         second = s.event()
         v2 = second["id"]
         assert v2 != v1 and state_of(second)["ply"] == 1
-    finally:
-        s.close()
 
     # Back with the current version: no state (only keep-alives) until the next change.
-    s = uvicorn_server.stream(path, Last_Event_ID=v2)
-    try:
+    with uvicorn_server.stream(path, Last_Event_ID=v2) as s:
         assert s.block() == {"retry": "1000"}
         assert s.block() == {"comment": "keep-alive"}
         assert s.block() == {"comment": "keep-alive"}
@@ -147,18 +137,13 @@ def test_sse_ids_are_versions_and_last_event_id_resumes(
         third = s.event()
         v3 = third["id"]
         assert v3 not in (v1, v2) and state_of(third)["ply"] == 2
-    finally:
-        s.close()
 
     # Back with an older version: the current state at once, before any keep-alive.
-    s = uvicorn_server.stream(path, Last_Event_ID=v1)
-    try:
+    with uvicorn_server.stream(path, Last_Event_ID=v1) as s:
         assert s.block() == {"retry": "1000"}
         now = s.block()
         assert now["id"] == v3 and state_of(now)["ply"] == 2
         assert len(state_of(now)["moves"]) == 2
-    finally:
-        s.close()
 
 
 def test_a_client_back_after_a_server_crash_gets_the_moves_made_meanwhile(
@@ -167,8 +152,7 @@ def test_a_client_back_after_a_server_crash_gets_the_moves_made_meanwhile(
     table = started_table([alice, bob])
     by_seat = seats(table, alice, bob)
     path = f"/live/tables/{table.pk}/"
-    s = uvicorn_server.stream(path)
-    try:
+    with uvicorn_server.stream(path) as s:
         state_of(s.event())
         api_move(uvicorn_server, table.pk, by_seat)
         seen = s.event()
@@ -179,23 +163,18 @@ def test_a_client_back_after_a_server_crash_gets_the_moves_made_meanwhile(
         with pytest.raises((EOFError, ConnectionError)):
             while True:
                 s.block()
-    finally:
-        s.close()
 
     # While the server is down, two moves are made elsewhere (another server would take them).
     service_move(table.pk, by_seat)
     service_move(table.pk, by_seat)
     uvicorn_server.start()  # the same port
 
-    s = uvicorn_server.stream(path, Last_Event_ID=last)
-    try:
+    with uvicorn_server.stream(path, Last_Event_ID=last) as s:
         assert s.block() == {"retry": "1000"}
         back = s.block()
         data = state_of(back)
         assert back["id"] != last
         assert data["ply"] == 3 and len(data["moves"]) == 3
-    finally:
-        s.close()
 
 
 # ---------------------------------------------------------------- the player's own stream
@@ -203,21 +182,19 @@ def test_a_client_back_after_a_server_crash_gets_the_moves_made_meanwhile(
 
 def test_the_player_stream_needs_a_player(uvicorn_server: Uvicorn) -> None:
     for headers in ({}, {"Authorization": "Token not-a-real-token"}):
-        s = uvicorn_server.stream("/api/v1/stream/", **headers)
-        try:
+        with uvicorn_server.stream("/api/v1/stream/", **headers) as s:
             assert s.status == 401, headers
             assert s.content_type.startswith("application/json")
             assert s.body()["code"] == "not_authenticated"
-        finally:
-            s.close()
 
 
 def test_the_player_stream_tells_of_game_starts_and_turns(
     uvicorn_server: Uvicorn, alice: Actor, bob: Actor
 ) -> None:
-    a = uvicorn_server.stream("/api/v1/stream/", Authorization=f"Token {alice.token}")
-    b = uvicorn_server.stream("/api/v1/stream/", Authorization=f"Token {bob.token}")
-    try:
+    with (
+        uvicorn_server.stream("/api/v1/stream/", Authorization=f"Token {alice.token}") as a,
+        uvicorn_server.stream("/api/v1/stream/", Authorization=f"Token {bob.token}") as b,
+    ):
         for s in (a, b):
             assert s.status == 200 and s.content_type.startswith("application/x-ndjson")
             first = s.ndjson()
@@ -253,9 +230,6 @@ def test_the_player_stream_tells_of_game_starts_and_turns(
         if turn["table"]["ply"] == 0:
             turn = streams[first_mover.player.pk].until("yourTurn")
         assert turn["table"]["id"] == table_id and turn["table"]["ply"] == 2
-    finally:
-        a.close()
-        b.close()
 
 
 def test_the_player_stream_tells_of_a_ladder_challenge(
@@ -264,16 +238,13 @@ def test_the_player_stream_tells_of_a_ladder_challenge(
     settings.REDIS_URL = REDIS  # this process publishes the challenge, as a web process would
     ladder = ladder_for(alice, bob)
     top, below = (alice, bob) if ladder.members.get(player=alice.player).position == 1 else (bob, alice)
-    s: Stream = uvicorn_server.stream("/api/v1/stream/", Authorization=f"Token {top.token}")
-    try:
+    with uvicorn_server.stream("/api/v1/stream/", Authorization=f"Token {top.token}") as s:
         assert s.ndjson()["type"] == "state"
         challenge = ladders.challenge_create(ladder=ladder, challenger=below.player, challenged=top.player)
         line = s.until("challenge")
         assert line["challenge"]["id"] == challenge.pk
         assert line["challenge"]["ladder"] == ladder.pk
         assert line["challenge"]["by"] == below.player.display_name
-    finally:
-        s.close()
 
 
 # ---------------------------------------------------------------- Redis pub/sub, not polling
@@ -288,8 +259,7 @@ def test_a_move_made_elsewhere_reaches_the_stream_through_redis(
     settings.REDIS_URL = REDIS
     table = started_table([alice, bob])
     by_seat = seats(table, alice, bob)
-    s = uvicorn_server.stream(f"/api/v1/tables/{table.pk}/stream/")
-    try:
+    with uvicorn_server.stream(f"/api/v1/tables/{table.pk}/stream/") as s:
         assert s.ndjson()["type"] == "state"
         started = time.monotonic()
         service_move(table.pk, by_seat)
@@ -298,8 +268,6 @@ def test_a_move_made_elsewhere_reaches_the_stream_through_redis(
         assert line["type"] == "move" and line["table"]["ply"] == 1
         # Far below the 30 s recheck: only pub/sub can explain it (typically a few ms).
         assert took < 5, f"the move took {took:.2f} s to reach the stream: not through Redis?"
-    finally:
-        s.close()
 
 
 # ---------------------------------------------------------------- page topics
@@ -312,8 +280,7 @@ def test_page_topics_say_which_fragment_changed(
     challenge changes the ladder (and only the topics that changed are named)."""
     settings.REDIS_URL = REDIS
     ladder = ladder_for(alice, bob)
-    s = uvicorn_server.stream(f"/live/topics/?t=lobby&t=ladder:{ladder.pk}")
-    try:
+    with uvicorn_server.stream(f"/live/topics/?t=lobby&t=ladder:{ladder.pk}") as s:
         status, _ = uvicorn_server.post("/api/v1/tables/", {"game": "pacru", "players": 2}, token=alice.token)
         assert status == 201
         assert json.loads(s.event()["data"]) == ["lobby"]
@@ -327,7 +294,5 @@ def test_page_topics_say_which_fragment_changed(
                 break
         else:
             raise AssertionError("the challenge never changed the ladder's topic")
-    finally:
-        s.close()
     status, body = uvicorn_server.get("/live/topics/?t=nothing:1")
     assert status == 400 and body["code"] == "invalid"
