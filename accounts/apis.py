@@ -7,16 +7,17 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.authtoken.models import Token
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from common.errors import InvalidInput
 from common.schema import ERROR
+from common.throttles import AuthAddressThrottle, client_address
+from common.validation import DB_INT_MAX, ascii_int
 from games import selectors as game_reads
 from games import services as games
 from games.serializers import PlayerOut, RegisterIn
@@ -34,8 +35,7 @@ class RegisterApi(APIView):
     (required when the site sets ``SIGNUP_EMAIL_REQUIRED``)."""
 
     permission_classes = [permissions.AllowAny]
-    throttle_classes = [ScopedRateThrottle]
-    throttle_scope = "auth"
+    throttle_classes = [AuthAddressThrottle]  # per address, one count with signing in
 
     @extend_schema(
         request=RegisterWithEmailIn, responses={201: PlayerOut, 400: ERROR, 409: ERROR, 429: ERROR}
@@ -55,7 +55,7 @@ class RegisterApi(APIView):
         with transaction.atomic():
             player = games.player_register(**fields)
             if email:
-                services.set_email(player.user, email, first=True)
+                services.set_email(player.user, email, first=True, client=client_address(request))
         token, _created = Token.objects.get_or_create(user=player.user)
         body = PlayerOut(game_reads.player_list().get(pk=player.pk)).data
         return Response(
@@ -95,16 +95,23 @@ class NotificationsApi(APIView):
 
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(responses={200: NotificationPageOut, 400: ERROR, 401: ERROR})
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("unread", str, description="`true`: unread notifications only"),
+            OpenApiParameter("before", int, description="only notifications older than this id"),
+        ],
+        responses={200: NotificationPageOut, 400: ERROR, 401: ERROR},
+    )
     def get(self, request: Request) -> Response:
         rows = Notification.objects.filter(user=request.user)
         if request.query_params.get("unread") in ("1", "true", "yes"):
             rows = rows.filter(read_at__isnull=True)
         before = request.query_params.get("before")
         if before:
-            if not before.isdigit():
-                raise InvalidInput("before: " + _("a notification id (a whole number)"))
-            rows = rows.filter(pk__lt=int(before))
+            try:
+                rows = rows.filter(pk__lt=ascii_int(before, name="before"))
+            except ValueError:
+                raise InvalidInput("before: " + _("a notification id (a whole number)")) from None
         page = list(rows.order_by("-id")[:50])
         # Titles in the request's language, times in the player's zone (a program signed in by
         # token has no session to carry it).
@@ -120,7 +127,9 @@ class NotificationsApi(APIView):
 
 
 class MarkReadIn(serializers.Serializer):
-    ids = serializers.ListField(child=serializers.IntegerField(min_value=1), required=False, max_length=500)
+    ids = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=DB_INT_MAX), required=False, max_length=500
+    )
 
 
 class MarkReadOut(serializers.Serializer):

@@ -3,16 +3,24 @@
 from __future__ import annotations
 
 import secrets
+import unicodedata
 from typing import Any
 from zoneinfo import available_timezones
 
 from django import forms
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import PasswordResetForm
+from django.contrib.auth.tokens import default_token_generator
+from django.db.models import BooleanField, ExpressionWrapper, Q
 from django.urls import reverse
 from django.utils import translation
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+
+from common.throttles import client_address
 
 from . import kinds
 from .models import EmailMode
@@ -47,6 +55,11 @@ class ProfileForm(forms.Form):
 
 class EmailForm(forms.Form):
     email = forms.EmailField(max_length=254, label=gettext_lazy("E-mail address"))
+    password = forms.CharField(
+        widget=forms.PasswordInput,
+        label=gettext_lazy("Your password"),
+        help_text=gettext_lazy("needed to change the address"),
+    )
 
 
 class PreferencesForm(forms.Form):
@@ -91,7 +104,51 @@ class DeleteForm(forms.Form):
 
 class OutboxPasswordResetForm(PasswordResetForm):
     """Django's password reset, its mail sent through the outbox (retried while the mail server
-    is down), at most one per account a minute."""
+    is down), at most one per account a minute and within the mail limits
+    (``accounts.mail_limits``: a limited mail is not sent, and the page says what it always says).
+
+    An address no account has goes through the same steps (a token made, the mail written and
+    queued in a savepoint rolled back at once), so the answer's timing does not tell whether an
+    account has the address."""
+
+    client = ""
+
+    def get_users(self, email: str) -> list[Any]:
+        """Django's choice (active, a usable password, the same address), narrowed to the
+        account that verified the address when one has: another account's unverified claim on
+        it (sign-up does not refuse one) puts no reset mail in its owner's inbox. One query,
+        whether or not any account has the address."""
+        rows = (
+            get_user_model()
+            ._default_manager.filter(email__iexact=email, is_active=True)
+            .annotate(
+                verified=ExpressionWrapper(
+                    Q(account__email_verified_at__isnull=False), output_field=BooleanField()
+                )
+            )
+        )
+        wanted = unicodedata.normalize("NFKC", email).casefold()
+        users = [
+            u
+            for u in rows
+            if u.has_usable_password() and unicodedata.normalize("NFKC", u.email).casefold() == wanted
+        ]
+        return [u for u in users if u.verified] or users
+
+    def save(self, *args: Any, request: Any = None, **kwargs: Any) -> None:
+        self.client = client_address(request) if request is not None else ""
+        self.mailed = False
+        super().save(*args, request=request, **kwargs)
+        if not self.mailed:
+            email = self.cleaned_data["email"]
+            stand_in = get_user_model()(pk=0, username="", email=email)
+            stand_in.set_unusable_password()
+            context = {
+                "user": stand_in,
+                "uid": urlsafe_base64_encode(force_bytes(stand_in.pk)),
+                "token": kwargs.get("token_generator", default_token_generator).make_token(stand_in),
+            }
+            self.send_mail("", "", context, None, email)
 
     def send_mail(
         self,
@@ -103,8 +160,10 @@ class OutboxPasswordResetForm(PasswordResetForm):
         html_email_template_name: str | None = None,
     ) -> None:
         user = context["user"]
-        if recently_mailed(user, f"reset:{user.pk}:"):
-            return
+        stand_in = not user.pk
+        self.mailed = True
+        # Within a minute of the last one (or for nobody) the mail is made and thrown away.
+        discard = recently_mailed(user, f"reset:{user.pk}:") | stand_in
         link = site_url(reverse("password_reset_confirm", args=[context["uid"], context["token"]]))
         mail_context = {
             "name": getattr(getattr(user, "player", None), "display_name", user.get_username()),
@@ -121,4 +180,6 @@ class OutboxPasswordResetForm(PasswordResetForm):
             context=mail_context,
             key=f"reset:{user.pk}:{secrets.token_hex(8)}",
             to=to_email,
+            client=self.client,
+            discard=discard,
         )

@@ -49,6 +49,14 @@ KINDS: dict[str, Kind] = {
         Kind("round", gettext_lazy("Your event's round is paired, or you got a bye"), "immediate"),
         Kind("event", gettext_lazy("An event you entered starts or finishes"), "immediate"),
         Kind("entered", gettext_lazy("An organiser entered you into an event"), "immediate"),
+        Kind(
+            "late_entry",
+            gettext_lazy(
+                "Late entries: invitations to join an event under way, and the answers to the "
+                "invitations you sent"
+            ),
+            "immediate",
+        ),
         Kind("game_over", gettext_lazy("A game of yours ended (result and rating change)"), "off"),
     ]
 }
@@ -132,6 +140,17 @@ def _challenge_answer(p: dict[str, Any]) -> str:
     }
 
 
+def _late_entry(p: dict[str, Any]) -> str:
+    args = {"event": p["event"], "round": p.get("round", ""), "name": p.get("name", ""), "by": p.get("by")}
+    if p.get("status") == "accepted":
+        return _("%(name)s accepted your invitation: they play in %(event)s from round %(round)s") % args
+    if p.get("status") == "declined":
+        return _("%(name)s declined your invitation to enter %(event)s late") % args
+    if not args["by"]:
+        return _("An organiser invites you to enter %(event)s late, from round %(round)s") % args
+    return _("%(by)s invites you to enter %(event)s late, from round %(round)s") % args
+
+
 def title(kind: str, p: dict[str, Any]) -> str:
     """The notification in one line, as the inbox lists it and a mail's subject says it."""
     if kind == "your_turn":
@@ -168,6 +187,8 @@ def title(kind: str, p: dict[str, Any]) -> str:
         if not p.get("by"):
             return _("An organiser entered you into %(event)s") % {"event": p["event"]}
         return _("%(by)s entered you into %(event)s") % {"by": p["by"], "event": p["event"]}
+    if kind == "late_entry":
+        return _late_entry(p)
     if kind == "game_over":
         return _("Your %(game)s game against %(opponents)s ended: %(outcome)s") % {
             "game": p["game"],
@@ -190,6 +211,16 @@ def detail(kind: str, p: dict[str, Any], extra: dict[str, Any] | None = None) ->
         return _("Answer by %(when)s.") % {"when": when}
     if kind == "round" and (p.get("starts_at") or p.get("starts")):
         return _("The round starts %(when)s.") % {"when": moment(p, "starts")}
+    if kind == "late_entry" and p.get("status") == "pending":
+        if p.get("missed") == "half":
+            return _(
+                "You are entered only if you accept. Each round you missed would pay half the points. "
+                "Accept or decline on the event's page."
+            )
+        return _(
+            "You are entered only if you accept. The rounds you missed would pay nothing. "
+            "Accept or decline on the event's page."
+        )
     if kind == "game_over":
         change = (extra or {}).get("rating")
         if change:

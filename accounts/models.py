@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -26,6 +27,14 @@ class Account(models.Model):
         return f"account of {self.user_id}"
 
 
+def session_public_id(key: str | None) -> str:
+    """The id a page shows for the session ``key``: it names the session without being its key
+    (an HMAC of the key with the ``SECRET_KEY``)."""
+    if not key:
+        return ""
+    return salted_hmac("accounts.sessions.public_id", key, algorithm="sha256").hexdigest()[:32]
+
+
 class SessionRecord(models.Model):
     """A signed-in browser session, listed on the settings page (Django's session store does not
     index sessions by user)."""
@@ -45,6 +54,10 @@ class SessionRecord(models.Model):
     def browser(self) -> str:
         """ "Firefox on Windows", from the browser's user agent (or "unknown browser")."""
         return describe_agent(self.user_agent)
+
+    def public_id(self) -> str:
+        """The session's id on pages (never its key, which is its cookie: accounts.sessions)."""
+        return session_public_id(self.session_key)
 
 
 #: (marker in the user agent, name), the first that matches wins (Edge and Opera say "Chrome" too).

@@ -27,7 +27,7 @@ from django.utils.translation import ngettext
 from ratings import display
 from ratings.models import RatingChange
 
-from . import kinds, outbox
+from . import kinds, mail_limits, outbox
 from .models import Account, EmailMode, Notification, NotificationSetting
 
 log = logging.getLogger(__name__)
@@ -111,21 +111,39 @@ def recipient_locale(user: Any, default: str | None = None) -> Iterator[str]:
 
 
 def queue_account_mail(
-    user: Any, *, template: str, subject: Any, context: dict[str, Any], key: str, to: str
-) -> None:
+    user: Any,
+    *,
+    template: str,
+    subject: Any,
+    context: dict[str, Any],
+    key: str,
+    to: str,
+    client: str = "",
+    discard: bool = False,
+) -> bool:
     """One of the mails a person asks for themselves (confirming an address, resetting a
-    password): ``templates/accounts/mail/<template>.txt`` and ``.html``, and ``subject`` (a lazy
-    message with ``%(site)s``), queued in their language, or, without a saved choice, in the
-    language of the page they asked on."""
+    password) or is told of (a notice about their address): ``templates/accounts/mail/<template>.txt``
+    and ``.html``, and ``subject`` (a lazy message with ``%(site)s``), queued in their language,
+    or, without a saved choice, in the language of the page they asked on.
+
+    Nobody confirmed they want these, so each is counted (``accounts.mail_limits``: per recipient
+    address, per requesting ``client`` address, per account): False, and nothing queued, past a
+    limit. ``discard``: do every step and throw the mail away (a password reset for an address
+    no account has costs what one for a known address costs, so its timing tells nothing)."""
+    allowed = mail_limits.take(to=to, client=client, user_id=user.pk)
     with recipient_locale(user, default=translation.get_language()):
-        outbox.queue(
+        mail = dict(
             key=key,
             to=to,
             subject=str(subject) % {"site": settings.SITE_NAME},
             text=render_to_string(f"accounts/mail/{template}.txt", context),
             html=render_to_string(f"accounts/mail/{template}.html", context),
-            user_id=user.pk,
+            user_id=None if discard else user.pk,
         )
+        if not allowed:
+            return False
+        outbox.queue(**mail, discard=discard)  # type: ignore[arg-type]
+    return not discard
 
 
 def user_zone(user_id: int) -> ZoneInfo:

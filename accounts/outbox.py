@@ -52,12 +52,14 @@ def queue(
     user_id: int | None = None,
     fresh: bool = False,
     language: str = "",
+    discard: bool = False,
 ) -> OutgoingMail | None:
     """Put a mail in the outbox (inside the caller's transaction) and send it after commit.
     Returns None when a mail with this ``key`` was queued before: nothing is queued twice.
     ``fresh``: the caller knows the key is new (it was made from a row inserted in the same
     transaction), so the insert needs no savepoint of its own. ``language``: the one the mail is
-    written in (default: the active one), sent as its ``Content-Language``."""
+    written in (default: the active one), sent as its ``Content-Language``. ``discard``: write the
+    row and roll it back at once (the same work as queueing, nothing kept or sent)."""
     headers = {
         "Content-Language": language or translation.get_language() or settings.LANGUAGE_CODE,
         **(headers or {}),
@@ -74,6 +76,11 @@ def queue(
         message_id=make_msgid(idstring=key.replace(":", "."), domain=domain),
         next_try_at=timezone.now(),
     )
+    if discard:
+        with contextlib.suppress(_Discarded), transaction.atomic():
+            mail.save(force_insert=True)
+            raise _Discarded
+        return None
     try:
         if fresh:
             mail.save(force_insert=True)
@@ -86,6 +93,10 @@ def queue(
         return None
     transaction.on_commit(lambda: dispatch(mail.pk))
     return mail
+
+
+class _Discarded(Exception):
+    """Rolls back the savepoint of a discarded mail."""
 
 
 def _eager() -> bool:

@@ -1,5 +1,5 @@
 from django.contrib.auth import views as auth_views
-from django.urls import path, reverse_lazy
+from django.urls import path
 
 from . import forms, pages
 
@@ -27,10 +27,7 @@ urlpatterns = [
     ),
     path(
         "accounts/reset/<uidb64>/<token>/",
-        auth_views.PasswordResetConfirmView.as_view(
-            template_name="accounts/password_reset_confirm.html",
-            success_url=reverse_lazy("password_reset_complete"),
-        ),
+        pages.PasswordResetConfirm.as_view(),
         name="password_reset_confirm",
     ),
     path(

@@ -19,7 +19,10 @@ from django.utils.translation import ngettext
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
+from common import devices
 from common.errors import ServiceError
+from common.redirects import redirect_next
+from common.throttles import client_address
 from games import services as games
 
 from . import forms, kinds, notify, services, sessions
@@ -29,7 +32,8 @@ from .models import Notification
 
 def _error_text(exc: ServiceError) -> str:
     detail = str(exc.detail)
-    return detail.split(": ", 1)[1] if detail.split(": ", 1)[0] in ("email", "display_name") else detail
+    field = detail.split(": ", 1)[0]
+    return detail.split(": ", 1)[1] if field in ("email", "display_name", "password") else detail
 
 
 @login_required
@@ -58,9 +62,14 @@ def settings_account(request: HttpRequest) -> HttpResponse:
             email = forms.EmailForm(request.POST)
             if email.is_valid():
                 try:
-                    address = services.set_email(user, email.cleaned_data["email"])
+                    address = services.change_email(
+                        user,
+                        email.cleaned_data["email"],
+                        password=email.cleaned_data["password"],
+                        client=client_address(request),
+                    )
                 except ServiceError as exc:
-                    email.add_error("email", _error_text(exc))
+                    email.add_error("password" if exc.status_code == 403 else "email", _error_text(exc))
                 else:
                     account.refresh_from_db()
                     if account.pending_email or not account.email_verified_at:
@@ -81,12 +90,21 @@ def settings_account(request: HttpRequest) -> HttpResponse:
                 messages.error(request, _("Enter an e-mail address first."))
             elif account.email_verified_at and not account.pending_email:
                 messages.info(request, _("%(address)s is already confirmed.") % {"address": address})
-            elif services.send_verification(user, address):
-                messages.success(request, _("We sent a new link to %(address)s.") % {"address": address})
             else:
-                messages.error(
-                    request, _("A link was sent less than a minute ago: look for it, or try again soon.")
-                )
+                try:
+                    sent = services.send_verification(user, address, client=client_address(request))
+                except ServiceError as exc:
+                    messages.error(request, str(exc))
+                else:
+                    if sent:
+                        messages.success(
+                            request, _("We sent a new link to %(address)s.") % {"address": address}
+                        )
+                    else:
+                        messages.error(
+                            request,
+                            _("A link was sent less than a minute ago: look for it, or try again soon."),
+                        )
             return redirect("settings-account")
         elif action == "preferences":
             prefs = forms.PreferencesForm(request.POST)
@@ -133,11 +151,31 @@ class PasswordChange(auth_views.PasswordChangeView):
     def form_valid(self, form: Any) -> HttpResponse:
         response = super().form_valid(form)  # keeps this browser signed in (a new session key)
         sessions.record(self.request, form.user)
-        sessions.end_all(form.user, keep=self.request.session.session_key, tokens=False)
+        services.password_changed(form.user, keep=self.request.session.session_key)
         messages.success(
             self.request,
-            _("Your password is changed. Other browsers signed in with the old one are logged out."),
+            _(
+                "Your password is changed. Other browsers signed in with the old one are logged out, "
+                "and your API token no longer works: programs get a new one by signing in again."
+            ),
         )
+        return response
+
+
+class PasswordResetConfirm(auth_views.PasswordResetConfirmView):
+    """The reset link's page. A new password ends every session and API token of the account, as
+    a change does; and since the link proves the mailbox, this browser gets a device cookie for the
+    account (common.devices): it can sign in even while strangers' guesses keep others out."""
+
+    template_name = "accounts/password_reset_confirm.html"
+    success_url = reverse_lazy("password_reset_complete")
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        response = super().form_valid(form)
+        services.password_changed(form.user, keep=self.request.session.session_key)
+        if self.request.user.is_authenticated and self.request.user.pk == form.user.pk:
+            logout(self.request)  # this browser, too, was signed in with the old password
+        devices.issue(response, form.user)
         return response
 
 
@@ -177,10 +215,11 @@ def settings_sessions(request: HttpRequest) -> HttpResponse:
                 % {"n": ended},
             )
             return redirect("login")
-        key = request.POST.get("session", "")
-        if key == current:
+        # The page names sessions by an opaque id, never by their key (accounts.sessions).
+        session_id = request.POST.get("session", "")
+        if session_id and session_id == sessions.public_id(current):
             messages.error(request, _("That is this browser: use Log out instead."))
-        elif sessions.end(request.user, key):
+        elif sessions.end(request.user, session_id):
             messages.success(request, _("That session is logged out."))
         else:
             messages.error(request, _("That session had already ended."))
@@ -189,7 +228,7 @@ def settings_sessions(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "accounts/settings_sessions.html",
-        {"tab": "sessions", "sessions": live, "current": current},
+        {"tab": "sessions", "sessions": live, "current": sessions.public_id(current)},
     )
 
 
@@ -310,4 +349,4 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
 def inbox_read(request: HttpRequest, notification_id: int) -> HttpResponse:
     n = get_object_or_404(Notification, pk=notification_id, user=request.user)
     Notification.objects.filter(pk=n.pk, read_at__isnull=True).update(read_at=timezone.now())
-    return redirect(request.POST.get("next") or "inbox")
+    return redirect_next(request, "inbox")  # back to the inbox page it came from; never off-site

@@ -19,8 +19,15 @@ from games.events import game_finished, turn_started
 from games.models import GameKind, Player, Seat, Table
 from games.results import GameResult
 from games.wording import describe
-from tournaments.events import challenge_changed, entered, event_changed, round_paired
-from tournaments.models import Challenge, Registration, Round, RoundTable, Tournament
+from tournaments.events import (
+    challenge_changed,
+    entered,
+    event_changed,
+    late_entry_answered,
+    late_entry_invited,
+    round_paired,
+)
+from tournaments.models import Challenge, LateEntryInvitation, Registration, Round, RoundTable, Tournament
 from tournaments.selectors import final_places
 
 from . import sessions
@@ -285,6 +292,51 @@ def on_entered(*, registration_id: int, by_id: int | None, **_: Any) -> None:
         kind="entered",
         key=f"entered:{reg.pk}:{timezone.now():%Y%m%d}",
         params={"event": t.name, "tournament": t.pk, "by": by},
+        url=reverse("tournament", args=[t.pk]),
+    )
+
+
+@receiver(late_entry_invited)
+@receiver(late_entry_answered)
+def on_late_entry(*, invitation_id: int, **_: Any) -> None:
+    """An invitation into an event under way goes to the player (their page to accept or decline);
+    their answer goes to the organiser who invited them."""
+    invitation = (
+        LateEntryInvitation.objects.select_related("tournament", "player", "invited_by")
+        .filter(pk=invitation_id)
+        .first()
+    )
+    if invitation is None:
+        return
+    t = invitation.tournament
+    params = {
+        "event": t.name,
+        "tournament": t.pk,
+        "invitation": invitation.pk,
+        "status": invitation.status,
+        "missed": invitation.missed,
+        "round": t.current_round + 1,
+        "name": invitation.player.display_name,
+        "by": invitation.invited_by.display_name if invitation.invited_by else "",
+    }
+    if invitation.status == LateEntryInvitation.Status.PENDING:
+        to = invitation.player
+    else:
+        to = invitation.invited_by
+        if invitation.status == LateEntryInvitation.Status.ACCEPTED:
+            params["round"] = (
+                Registration.objects.filter(tournament=t, player=invitation.player)
+                .values_list("joined_round", flat=True)
+                .first()
+                or params["round"]
+            )
+    if to is None or to.is_bot or to.is_guest:
+        return
+    notify(
+        user_id=to.user_id,
+        kind="late_entry",
+        key=f"late-entry:{invitation.pk}:{invitation.status}",
+        params=params,
         url=reverse("tournament", args=[t.pk]),
     )
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import secrets
 import zipfile
 from datetime import timedelta
@@ -20,20 +21,24 @@ from django.core import signing
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
+from django.db.models import Q, TextField
+from django.db.models.functions import Cast
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from common.errors import Conflict, Forbidden, InvalidInput
+from games import names
 from games import services as games
 from games.models import Player, Seat, Table
 from ratings.models import Rating, RatingChange
 from tournaments import ladders
 from tournaments import services as events
-from tournaments.models import Challenge, LadderMember, QueueEntry, Registration, Tournament
+from tournaments.models import AuditEntry, Challenge, LadderMember, QueueEntry, Registration, Tournament
 
 from . import sessions
+from .mail_limits import limited_error
 from .models import Account, Notification, NotificationSetting, OutgoingMail
 from .notify import queue_account_mail, site_url, verified_address
 
@@ -59,7 +64,10 @@ def _field(name: str, problem: str) -> str:
 
 
 def clean_email(email: str, user: Any | None = None) -> str:
-    """The address, normalised, if it is valid and no other account has it."""
+    """The address, normalised, if it is valid. Whether another account has it is not said
+    here (sign-up and the settings page answer the same for an address in use, so they do not
+    tell who has an account): an address is only ever one account's once verified
+    (:func:`verify_email`), and mail meant for its owner goes to them (:func:`send_verification`)."""
     email = (email or "").strip()
     if not email:
         problem = _("enter an e-mail address")
@@ -75,52 +83,89 @@ def clean_email(email: str, user: Any | None = None) -> str:
             fields={"email": [_("not an e-mail address")]},
         ) from None
     local, _at, domain = email.rpartition("@")
-    email = f"{local}@{domain.lower()}"
+    return f"{local}@{domain.lower()}"
+
+
+def verified_owner(address: str, user: Any | None = None) -> Any | None:
+    """The active account (other than ``user``) whose verified address ``address`` is, or None."""
     User = get_user_model()
-    others = User.objects.filter(email__iexact=email)
+    owners = User.objects.filter(
+        email__iexact=address, is_active=True, account__email_verified_at__isnull=False
+    )
     if user is not None:
-        others = others.exclude(pk=user.pk)
-    if others.exists():
-        problem = _("another account uses this address")
-        raise InvalidInput(_field("email", problem), fields={"email": [problem]})
-    return email
+        owners = owners.exclude(pk=user.pk)
+    return owners.first()
 
 
 def recently_mailed(user: Any, prefix: str) -> bool:
     since = timezone.now() - timedelta(seconds=RESEND_SECONDS)
-    return OutgoingMail.objects.filter(user=user, key__startswith=prefix, created_at__gt=since).exists()
+    return OutgoingMail.objects.filter(user_id=user.pk, key__startswith=prefix, created_at__gt=since).exists()
 
 
-def send_verification(user: Any, address: str) -> bool:
+def _display(user: Any) -> str:
+    return str(getattr(getattr(user, "player", None), "display_name", user.get_username()))
+
+
+def send_verification(user: Any, address: str, *, client: str = "") -> bool:
     """Queue the mail with the link that verifies ``address`` for ``user``; False when one was
-    sent in the last minute (so the button cannot be used to flood an inbox)."""
+    sent in the last minute (so the button cannot be used to flood an inbox).
+
+    An address another account has verified gets no link (it is theirs): its owner is told
+    instead that someone tried to use it, and the requester is answered as for any address.
+    Past a mail limit (``accounts.mail_limits``) nothing is sent and :class:`MailLimited` is
+    raised. An address in use counts as a fresh one does (one mail to it), so the answer tells
+    nothing about who has it."""
     prefix = f"verify:{user.pk}:"
     if recently_mailed(user, prefix):
         return False
-    token = signing.dumps({"u": user.pk, "e": address}, salt=VERIFY_SALT, compress=True)
-    context = {
-        "name": getattr(getattr(user, "player", None), "display_name", user.get_username()),
-        "link": site_url(reverse("verify-email", args=[token])),
-        "days": VERIFY_DAYS,
-        "site": settings.SITE_NAME,
-    }
-    queue_account_mail(
-        user,
-        template="verify",
-        subject=gettext_lazy("Confirm your e-mail address for %(site)s"),
-        context=context,
-        key=prefix + secrets.token_hex(8),
-        to=address,
-    )
-    return True
+    owner = verified_owner(address, user)
+    if owner is not None:
+        sent = queue_account_mail(
+            owner,
+            template="address_in_use",
+            subject=gettext_lazy("Someone tried to use your e-mail address on %(site)s"),
+            context={"name": _display(owner), "site": settings.SITE_NAME, "address": address},
+            key=prefix + "inuse:" + secrets.token_hex(8),
+            to=owner.email,
+            client=client,
+        )
+    else:
+        token = signing.dumps({"u": user.pk, "e": address}, salt=VERIFY_SALT, compress=True)
+        context = {
+            "name": _display(user),
+            "link": site_url(reverse("verify-email", args=[token])),
+            "days": VERIFY_DAYS,
+            "site": settings.SITE_NAME,
+        }
+        sent = queue_account_mail(
+            user,
+            template="verify",
+            subject=gettext_lazy("Confirm your e-mail address for %(site)s"),
+            context=context,
+            key=prefix + secrets.token_hex(8),
+            to=address,
+            client=client,
+        )
+    if not sent:
+        raise limited_error()
+    return sent
+
+
+def _no_guests(user: Any) -> None:
+    if getattr(getattr(user, "player", None), "is_guest", False):
+        raise Forbidden(_("a guest account cannot have an e-mail address: sign up for an account first"))
 
 
 @transaction.atomic
-def set_email(user: Any, email: str, *, first: bool = False) -> str:
+def set_email(user: Any, email: str, *, first: bool = False, client: str = "") -> str:
     """Give ``user`` the address ``email``, to be verified by the link mailed to it.
 
     The first address (sign-up) is the account's at once, unverified. A change is kept aside
-    until its link is followed: the old address stays the account's (and verified) until then."""
+    until its link is followed: the old address stays the account's (and verified) until then.
+    Past a mail limit it is refused (:class:`MailLimited`: 429, nothing changed; a sign-up makes
+    no account). Guest accounts cannot have an address (they would let anyone mail anyone
+    without signing up)."""
+    _no_guests(user)
     email = clean_email(email, user)
     account = account_of(user)
     if first or not user.email:
@@ -134,13 +179,40 @@ def set_email(user: Any, email: str, *, first: bool = False) -> str:
         account.pending_email = email
     account.save(update_fields=["email_verified_at", "pending_email"])
     if account.pending_email or not account.email_verified_at:
-        send_verification(user, account.pending_email or user.email)
+        send_verification(user, account.pending_email or user.email, client=client)
     return email
 
 
 @transaction.atomic
+def change_email(user: Any, email: str, *, password: str, client: str = "") -> str:
+    """The settings page's change of address: it needs the current password (a browser left
+    signed in must not hand the account to whoever reads the new address), and the old,
+    verified address is told (within the mail limits) so that its owner learns of a change
+    they did not make."""
+    _no_guests(user)
+    if not user.check_password(password or ""):
+        problem = _("the password is not right: the address was not changed")
+        raise Forbidden(_field("password", problem), fields={"password": [problem]})
+    account = account_of(user)
+    old = user.email if account.email_verified_at else ""
+    address = set_email(user, email, client=client)
+    if old and address.lower() != old.lower():
+        queue_account_mail(
+            user,
+            template="email_changing",
+            subject=gettext_lazy("Your e-mail address on %(site)s is being changed"),
+            context={"name": _display(user), "site": settings.SITE_NAME, "address": address, "old": old},
+            key=f"changing:{user.pk}:{secrets.token_hex(8)}",
+            to=old,
+            client=client,
+        )
+    return address
+
+
+@transaction.atomic
 def verify_email(token: str) -> Any:
-    """Follow a verification link: the address it names becomes the account's, verified."""
+    """Follow a verification link: the address it names becomes the account's, verified. It is
+    then this account's alone: other accounts holding it unverified (or waiting to) lose it."""
     try:
         data = signing.loads(token, salt=VERIFY_SALT, max_age=timedelta(days=VERIFY_DAYS))
     except signing.SignatureExpired:
@@ -152,9 +224,10 @@ def verify_email(token: str) -> Any:
     if user is None:
         raise InvalidInput(_("this link belongs to an account that no longer exists"))
     address = str(data.get("e", ""))
+    if verified_owner(address, user) is not None:
+        raise Conflict(_("another account has confirmed this address: use another one"))
     account = account_of(user)
     if address.lower() == (account.pending_email or "").lower():
-        clean_email(address, user)  # still nobody else's
         user.email = address
         user.save(update_fields=["email"])
     elif address.lower() != (user.email or "").lower():
@@ -165,6 +238,8 @@ def verify_email(token: str) -> Any:
         account.email_verified_at = timezone.now()
     account.save(update_fields=["pending_email", "email_verified_at"])
     Player.objects.filter(user=user).update(email_verified=True)
+    Account.objects.filter(pending_email__iexact=address).exclude(user=user).update(pending_email="")
+    User.objects.filter(email__iexact=address).exclude(pk=user.pk).update(email="")
     return user
 
 
@@ -189,11 +264,68 @@ def set_preferences(user: Any, *, language: str, time_zone: str) -> Account:
 
 
 # ---------------------------------------------------------------------------------------------
+# Passwords
+
+
+def password_changed(user: Any, *, keep: str | None) -> int:
+    """After a password change or reset: end every session of ``user`` but ``keep`` (the browser
+    that changed it, as Django's ``update_session_auth_hash``) and every API token, in the token
+    cache too. Whoever knew the old password, or held a token got with it, is out; programs get
+    a new token by signing in again. The number of sessions ended."""
+    return sessions.end_all(user, keep=keep, tokens=True)
+
+
+# ---------------------------------------------------------------------------------------------
 # Deletion
 
 
 def anonymous_name(player: Player) -> str:
+    """The name a deleted player is shown by. Nobody can take it first (``games.names.reserved``),
+    and the player's key is a held one (``games.names.HELD``), so even a name taken before that
+    rule cannot block a deletion."""
     return f"deleted player {player.pk}"
+
+
+def deleted_username(user: Any) -> str:
+    """A deleted account's username: ":" is refused in usernames by sign-up (the API and the
+    page), so nobody can hold it first."""
+    return f"deleted:{user.pk}"
+
+
+def _scrub(value: Any, name: re.Pattern[str], label: str) -> Any:
+    """``value`` (a notification's params, an audit line's detail) with the name replaced."""
+    if isinstance(value, str):
+        return name.sub(label, value)
+    if isinstance(value, list):
+        return [_scrub(v, name, label) for v in value]
+    if isinstance(value, dict):
+        return {k: _scrub(v, name, label) for k, v in value.items()}
+    return value
+
+
+def scrub_name(player: Player, old: str, label: str) -> None:
+    """Replace a deleted player's old name by ``label`` in other players' notifications and in
+    the audit lines of the events they were in (in the same transaction as the deletion). The
+    name is replaced where it stands as a whole word ("Al" in "Al resigned", not in "Alan")."""
+    name = re.compile(rf"(?<!\w){re.escape(old)}(?!\w)")
+    events_in = Registration.objects.filter(player=player).values("tournament_id")
+    lines = AuditEntry.objects.filter(
+        Q(detail__player=player.pk) | Q(tournament_id__in=events_in, reason__contains=old)
+    )
+    for entry in lines:
+        entry.detail = _scrub(entry.detail, name, label)
+        if entry.detail.get("player") == player.pk and "name" in entry.detail:
+            entry.detail["name"] = label
+        entry.reason = name.sub(label, entry.reason)
+        entry.save(update_fields=["detail", "reason"])
+    # The params are JSON: the name is in its text as written, or with its non-ASCII escaped.
+    text = Cast("params", TextField())
+    escaped = json.dumps(old)[1:-1]
+    wanted = Q(params_text__contains=old) | Q(params_text__contains=escaped)
+    for n in Notification.objects.annotate(params_text=text).filter(wanted).exclude(user=player.user_id):
+        params = _scrub(n.params, name, label)
+        if params != n.params:
+            Notification.objects.filter(pk=n.pk).update(params=params)
 
 
 def delete_account(user: Any, password: str) -> None:
@@ -235,10 +367,18 @@ def delete_account(user: Any, password: str) -> None:
             ladders.ladder_leave(ladder=member.ladder, player=player)
         QueueEntry.objects.filter(player=player).delete()
 
-        player.display_name = anonymous_name(player)
-        player.email_verified = False
-        player.save(update_fields=["display_name", "email_verified"])
-        user.username = f"deleted-{user.pk}"
+        old_name, label, username_key = player.display_name, anonymous_name(player), player.username_key
+        # A held key: no name, taken now or before, can make the deletion fail (games.names.HELD).
+        Player.objects.filter(pk=player.pk).update(
+            display_name=label,
+            name_key=f"{names.HELD}deleted:{player.pk}",
+            email_verified=False,
+            # The old username stays held a while: nobody takes it (or a look-alike) at once.
+            username_key=username_key,
+            username_held_until=timezone.now() + timedelta(days=settings.USERNAME_HOLD_DAYS),
+        )
+        scrub_name(player, old_name, label)
+        user.username = deleted_username(user)
         user.email = ""
         user.first_name = user.last_name = ""
         user.is_active = False

@@ -3,6 +3,10 @@
 Django's session store keeps no index by user, so each sign-in writes a
 :class:`~accounts.models.SessionRecord` (address, browser, when last seen). Listing checks each
 record's session still exists; ending one deletes it from the session store itself.
+
+A session's key is its cookie's value, a credential: the page never shows one. It names each
+session by :func:`public_id`, an HMAC of the key with the ``SECRET_KEY``, and :func:`end` finds the
+session by that id among the user's own.
 """
 
 from __future__ import annotations
@@ -15,11 +19,12 @@ from django.conf import settings
 from django.contrib.sessions.backends.base import SessionBase
 from django.http import HttpRequest
 from django.utils import timezone
+from django.utils.crypto import constant_time_compare
 from rest_framework.authtoken.models import Token
 
 from common.auth import forget_tokens
 
-from .models import SessionRecord
+from .models import SessionRecord, session_public_id
 
 #: A session's "last seen" is written at most this often (not on every page).
 SEEN_EVERY = timedelta(minutes=5)
@@ -76,14 +81,19 @@ def live(user: Any) -> list[SessionRecord]:
     return out
 
 
-def end(user: Any, key: str) -> bool:
-    """End one of the user's sessions; False if it is not theirs."""
-    rec = SessionRecord.objects.filter(user=user, session_key=key).first()
-    if rec is None:
+public_id = session_public_id
+
+
+def end(user: Any, session_id: str) -> bool:
+    """End the user's session whose :func:`public_id` is ``session_id``; False if none of theirs is."""
+    if not session_id:
         return False
-    _store(key).delete(key)
-    rec.delete()
-    return True
+    for rec in SessionRecord.objects.filter(user=user):
+        if constant_time_compare(public_id(rec.session_key), session_id):
+            _store(rec.session_key).delete(rec.session_key)
+            rec.delete()
+            return True
+    return False
 
 
 def end_all(user: Any, *, keep: str | None = None, tokens: bool = True) -> int:

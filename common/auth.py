@@ -4,7 +4,7 @@ Every API call is authenticated, so the token lookup is on the hot path of
 move submission. Each process keeps a small cache of recent tokens for
 ``TOKEN_CACHE_SECONDS`` (default 30): a deleted token or a deactivated user
 is refused at once by the process that made the change, and by every other
-process within that time.
+process within that time. A new password deletes the user's tokens.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from collections import OrderedDict
 from typing import Any
 
 from django.conf import settings
-from django.db.models.signals import post_delete, post_save
+from django.db.models.signals import post_delete, post_save, pre_save
 from django.utils.translation import gettext as _
 from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication
@@ -28,8 +28,23 @@ def forget_tokens(**_: Any) -> None:
     _CACHE.clear()
 
 
+def end_tokens_with_old_password(sender: Any, instance: Any, update_fields: Any = None, **_: Any) -> None:
+    """A new password ends the account's API tokens, whichever way it was set (the password pages
+    do more: accounts.services.password_changed; this also covers the admin and
+    ``manage.py changepassword``): a token got with the old password does not outlive it."""
+    if instance.pk is None or (update_fields is not None and "password" not in update_fields):
+        return
+    old = sender._default_manager.filter(pk=instance.pk).values_list("password", flat=True).first()
+    if old is not None and old != instance.password:
+        Token.objects.filter(user_id=instance.pk).delete()
+        forget_tokens()
+
+
 post_delete.connect(forget_tokens, sender=Token, dispatch_uid="common.auth.token_deleted")
 post_save.connect(forget_tokens, sender=settings.AUTH_USER_MODEL, dispatch_uid="common.auth.user_saved")
+pre_save.connect(
+    end_tokens_with_old_password, sender=settings.AUTH_USER_MODEL, dispatch_uid="common.auth.password_set"
+)
 
 
 class PlayerTokenAuthentication(TokenAuthentication):

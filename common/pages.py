@@ -6,12 +6,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
+from common.validation import ascii_int_or_none
+
 Row = TypeVar("Row")
 
 
 def before_id(value: str | None) -> int | None:
     """The ``?before=`` id of a page, or ``None`` (the first page) for anything but a 64-bit id."""
-    return int(value) if value and value.isdigit() and len(value) < 19 else None
+    return ascii_int_or_none(value)
 
 
 def keyset_page(fetch: Callable[[int], Sequence[Row]], per_page: int) -> tuple[list[Row], Any]:

@@ -10,6 +10,7 @@ from django.views.decorators.http import require_safe
 
 from common.metrics import Readings, ReadingsCollector, metrics_response
 from games import health
+from live.hub import HubCollector
 
 READINGS = Readings(
     queue_depths=health.queue_depths,
@@ -21,4 +22,5 @@ READINGS = Readings(
 @never_cache
 @require_safe
 def metrics(request: HttpRequest) -> HttpResponse:
-    return metrics_response(request, [ReadingsCollector(READINGS)])
+    # A live process (uvicorn) adds its open streams and channels (live.hub).
+    return metrics_response(request, [ReadingsCollector(READINGS), HubCollector()])

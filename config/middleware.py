@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.middleware.common import CommonMiddleware as DjangoCommonMiddleware
 from django.urls import get_resolver
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -110,3 +111,19 @@ class RequestIdMiddleware:
             log_context_unbind(tokens)
         response["X-Request-ID"] = request_id
         return response
+
+
+class CommonMiddleware(DjangoCommonMiddleware):
+    """Django's ``CommonMiddleware``, with ``APPEND_SLASH`` for reading requests only.
+
+    A ``POST`` (or ``PUT``, ``PATCH``, ``DELETE``) to a path that needs a trailing slash cannot be
+    redirected: the client would repeat it as a ``GET`` and lose its body. Django answers it with
+    a ``RuntimeError`` (500) when ``DEBUG`` is on and a 301 otherwise; here it is a plain 404 in
+    every profile (in the API's error shape under ``/api/``, see ``common.validation``): the path
+    is not a route.
+    """
+
+    def should_redirect_with_slash(self, request: HttpRequest) -> bool:
+        if request.method not in ("GET", "HEAD"):
+            return False
+        return super().should_redirect_with_slash(request)

@@ -8,9 +8,13 @@ HSTS; requires ``SECRET_KEY`` and ``ALLOWED_HOSTS``; passes
 Variables: ``DATABASE_URL`` (default ``sqlite:///db.sqlite3``), ``REDIS_URL``
 (broker and cache; unset = in-process fallbacks), ``SECRET_KEY``, ``DEBUG``,
 ``ALLOWED_HOSTS`` (comma-separated), ``CSRF_TRUSTED_ORIGINS``,
-``THROTTLE_ANON`` / ``THROTTLE_USER`` / ``THROTTLE_AUTH`` / ``THROTTLE_LOGIN_ACCOUNT`` (e.g.
-``60/min``), ``TRUSTED_PROXIES`` (reverse proxies in front of the service whose
-``X-Forwarded-For`` is believed; default 0), ``DB_CONN_MAX_AGE``.
+``THROTTLE_ANON`` / ``THROTTLE_USER`` / ``THROTTLE_AUTH`` / ``THROTTLE_LOGIN_ACCOUNT`` /
+``THROTTLE_LOGIN_DEVICE`` /
+``THROTTLE_READY`` (e.g. ``60/min``), ``TRUSTED_PROXIES`` (reverse proxies in front of the service whose
+``X-Forwarded-For`` is believed; default 0), ``DB_CONN_MAX_AGE``,
+``MAIL_LIMIT_ADDRESS`` / ``MAIL_LIMIT_CLIENT`` / ``MAIL_LIMIT_ACCOUNT`` (unasked-for mails, e.g.
+``3/day``: accounts.mail_limits), ``USERNAME_HOLD_DAYS`` (a deleted account's username is kept
+from others this long; default 30).
 """
 
 from __future__ import annotations
@@ -87,7 +91,7 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The language: the switcher's cookie or the browser's Accept-Language (config/i18n.py) ...
     "django.middleware.locale.LocaleMiddleware",
-    "django.middleware.common.CommonMiddleware",
+    "config.middleware.CommonMiddleware",  # APPEND_SLASH for GET and HEAD only
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -200,12 +204,18 @@ GUEST_PLAY = env_bool("GUEST_PLAY", not PRODUCTION)
 GUEST_RATE = os.environ.get("GUEST_RATE", "10/hour")
 #: Guests idle this long are deleted with their casual bot games (games.guests.cleanup_guests).
 GUEST_TTL_HOURS = float(os.environ.get("GUEST_TTL_HOURS", "24"))
+#: A deleted account's username (and its look-alikes) cannot be registered for this many days.
+USERNAME_HOLD_DAYS = float(os.environ.get("USERNAME_HOLD_DAYS", "30"))
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
 #: Largest request body accepted (bytes); larger ones get 413 before any work.
 MAX_REQUEST_BODY = int(os.environ.get("MAX_REQUEST_BODY", str(256 * 1024)))
 DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_REQUEST_BODY
+
+#: The device cookie a sign-in gives the client (common.devices): its name and lifetime in days.
+DEVICE_COOKIE_NAME = os.environ.get("DEVICE_COOKIE_NAME", "signin_device")
+DEVICE_COOKIE_DAYS = float(os.environ.get("DEVICE_COOKIE_DAYS", "365"))
 
 #: Seconds an API token stays cached in each process (0 disables; see common.auth).
 TOKEN_CACHE_SECONDS = int(os.environ.get("TOKEN_CACHE_SECONDS", "30"))
@@ -234,8 +244,13 @@ REST_FRAMEWORK = {
         "auth": os.environ.get("THROTTLE_AUTH", "20/min"),
         # Failed sign-ins per account, from any address (common.throttles).
         "login_account": os.environ.get("THROTTLE_LOGIN_ACCOUNT", "20/hour"),
+        # Failed sign-ins per device cookie: a client that signed in to the account before is
+        # counted here instead of per account (common.devices).
+        "login_device": os.environ.get("THROTTLE_LOGIN_DEVICE", "10/hour"),
         # Game pages poll a table about once a second; a 304 costs one indexed query.
         "watch": os.environ.get("THROTTLE_WATCH", "600/min"),
+        # health/ready/ per address: load balancers probe every few seconds (games.apis.ReadyApi).
+        "ready": os.environ.get("THROTTLE_READY", "120/min"),
     },
     # The client is the connection's address unless TRUSTED_PROXIES reverse proxies stand in front
     # (then the address the outermost of them saw): a client cannot choose its identity by sending
@@ -252,6 +267,14 @@ REST_FRAMEWORK = {
     "URL_FORMAT_OVERRIDE": None,
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
+#: Mails nobody confirmed they want (address verification, password reset, the notices "someone
+#: tried to sign up with your address" and "your address is being changed"), counted in the cache
+#: (accounts.mail_limits): at most MAIL_LIMIT_ADDRESS per recipient address, MAIL_LIMIT_CLIENT
+#: per requesting client address and MAIL_LIMIT_ACCOUNT per account, each "N/period" (period:
+#: second, minute, hour or day). Beyond them nothing is sent.
+MAIL_LIMIT_ADDRESS = os.environ.get("MAIL_LIMIT_ADDRESS", "3/day")
+MAIL_LIMIT_CLIENT = os.environ.get("MAIL_LIMIT_CLIENT", "10/hour")
+MAIL_LIMIT_ACCOUNT = os.environ.get("MAIL_LIMIT_ACCOUNT", "5/day")
 if env_bool("THROTTLE_OFF", False):  # load tests and benchmarks only
     REST_FRAMEWORK["DEFAULT_THROTTLE_CLASSES"] = []
     REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {
@@ -260,6 +283,7 @@ if env_bool("THROTTLE_OFF", False):  # load tests and benchmarks only
         "auth": None,
         "watch": None,
         "login_account": None,
+        "login_device": None,
     }
 
 SPECTACULAR_SETTINGS = {
@@ -280,6 +304,11 @@ SPECTACULAR_SETTINGS = {
     "PATH_CONVERTER_OVERRIDES": {
         "id": {"type": "integer", "format": "int64", "minimum": 0, "maximum": 2**63 - 1}
     },
+    # The streams are async Django views (live.views), which drf-spectacular does not see.
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "live.schema.document_streams",
+    ],
 }
 
 # Mail and notifications (accounts): see the README's "Mail".
@@ -328,6 +357,12 @@ DIGEST_DAILY_HOUR = int(os.environ.get("DIGEST_DAILY_HOUR", "8"))
 SIGNUP_EMAIL_REQUIRED = env_bool("SIGNUP_EMAIL_REQUIRED", False)
 #: Rated tables, events and ladders only for accounts with a verified address.
 RATED_NEEDS_VERIFIED_EMAIL = env_bool("RATED_NEEDS_VERIFIED_EMAIL", False)
+#: At most this many rated games between the same two accounts in any 24 hours (casual and open
+#: tables; organised events are exempt): the seat that would start one more is refused (0: no limit).
+RATED_GAMES_SAME_PLAYERS_PER_DAY = int(os.environ.get("RATED_GAMES_SAME_PLAYERS_PER_DAY", "5"))
+#: Asked before an invitation fills a table with house bots only (a bot match): organisers only,
+#: within their daily bot-match limit. A dotted path (games must not import tournaments).
+BOT_MATCH_GATE = "tournaments.botmatches.bot_only_table_allowed"
 #: Called on every turn of the in-process sweeper (``manage.py clock_sweeper``, no Redis).
 LOCAL_SWEEPS = ["accounts.sweeps.local_sweep"]
 
@@ -342,6 +377,15 @@ LIVE_RECHECK_SECONDS = float(os.environ.get("LIVE_RECHECK_SECONDS", "30"))
 LIVE_KEEPALIVE_SECONDS = float(os.environ.get("LIVE_KEEPALIVE_SECONDS", "15"))
 #: How soon a browser reconnects a dropped event stream (milliseconds).
 LIVE_RETRY_MS = int(os.environ.get("LIVE_RETRY_MS", "1000"))
+#: Streams one client may hold open at once, per live process (live.hub: each of LIVE_WORKERS
+#: processes counts its own): per address (as the throttles see it, TRUSTED_PROXIES) and per
+#: signed-in account; beyond it a stream answers 429. 0 = no cap (the default with THROTTLE_OFF).
+LIVE_STREAMS_PER_ADDRESS = int(
+    os.environ.get("LIVE_STREAMS_PER_ADDRESS", "0" if env_bool("THROTTLE_OFF", False) else "20")
+)
+LIVE_STREAMS_PER_ACCOUNT = int(
+    os.environ.get("LIVE_STREAMS_PER_ACCOUNT", "0" if env_bool("THROTTLE_OFF", False) else "10")
+)
 
 # Clocks (games.clocks, games.services): see the README's "Time controls".
 #: A move this late past the deadline still counts, and timeouts wait this long (network lag).

@@ -11,13 +11,16 @@ from ratings import pages as rating_pages
 from tournaments import pages as tournament_pages
 from web import pages
 from web.player_page import player_page
-from web.signin import SignInView
+from web.signin import AdminSignInForm, SignInView, admin_sign_in
 
 register_id_converter()
 
 # Under /api/ a 404 or 500 answers the API's JSON error shape; pages get a plain short page.
 handler404 = "common.errors.page_not_found"
 handler500 = "common.errors.server_error"
+
+# The admin's sign-in goes through the site's sign-in limits (web.signin).
+admin.site.login_form = AdminSignInForm
 
 urlpatterns = [
     path("", pages.home, name="home"),
@@ -41,6 +44,7 @@ urlpatterns = [
     path("", include("live.urls")),
     path("accounts/login/", SignInView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("admin/login/", admin_sign_in, name="admin-sign-in"),
     path("admin/", admin.site.urls),
     path("metrics", metrics, name="metrics"),
     path("i18n/setlang/", i18n.set_language, name="set_language"),

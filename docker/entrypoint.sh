@@ -22,8 +22,14 @@ case "$1" in
     exec gunicorn -c config/gunicorn.py config.wsgi
     ;;
   live)
+    # The client's address is read by the service, as under gunicorn: X-Forwarded-For only from
+    # TRUSTED_PROXIES proxies (the compose file's nginx: 1), the scheme from X-Forwarded-Proto
+    # (SECURE_PROXY_SSL_HEADER). uvicorn itself believes neither (--no-proxy-headers): with "*" it
+    # took the address from any client that sent the header. Open streams never end by themselves:
+    # on stopping, uvicorn waits 5 s, then ends them (without a limit it waited for ever, until
+    # docker's SIGKILL).
     exec uvicorn config.asgi:application --host 0.0.0.0 --port 8001 --workers "${LIVE_WORKERS:-2}" \
-      --no-access-log --proxy-headers --forwarded-allow-ips "*"
+      --no-access-log --no-proxy-headers --timeout-graceful-shutdown 5
     ;;
   worker)
     exec celery -A config worker --loglevel "${LOG_LEVEL:-info}" --concurrency "${WORKER_CONCURRENCY:-2}" \

@@ -35,7 +35,10 @@ from .errors import IllegalMove, InvalidPosition
 from .state import State
 from .variants import load, new_game
 
-_NUMBERED = re.compile(r"^(\d+)\s*\.\s*(.+)$")
+# ASCII digits only, and few: ``\d`` and ``int()`` also read other scripts' digits, and ``int()``
+# refuses more than 4,300 of them with a ValueError.
+_NUMBERED = re.compile(r"^([0-9]{1,9})\s*\.\s*(.+)$")
+_HEADER_NUMBER = re.compile(r"[0-9]{1,9}")
 _EVENT = re.compile(r"^(resign|timeout)\s+([1-4])$", re.IGNORECASE)
 _CHECKED = ("Result", "Winner", "End")
 
@@ -197,11 +200,11 @@ def parse_record(text: str) -> Record:
     for key in ("Game", "Players"):
         if key not in headers:
             raise RecordError(f"the record has no {key}: header")
-    try:
-        players = int(headers.pop("Players"))
-        ply_limit = int(headers.pop("PlyLimit", "1000"))
-    except ValueError as exc:
-        raise RecordError(f"a numeric header is not a number: {exc}") from None
+    numbers = {key: headers.pop(key, default) for key, default in (("Players", ""), ("PlyLimit", "1000"))}
+    for key, value in numbers.items():
+        if not _HEADER_NUMBER.fullmatch(value):
+            raise RecordError(f"a numeric header is not a number: {key}: {value[:20]!r}")
+    players, ply_limit = int(numbers["Players"]), int(numbers["PlyLimit"])
     start = None
     if "Position" in headers:
         try:

@@ -10,20 +10,23 @@ from django.db.models import QuerySet
 from django.http import HttpResponse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import extend_schema, extend_schema_view
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import generics, permissions, status
 from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import Throttled
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
+from rest_framework.throttling import ScopedRateThrottle, SimpleRateThrottle
 from rest_framework.views import APIView
 
+from common import devices
 from common.errors import InvalidInput, NotFound
+from common.metrics import scrape_refusal
 from common.pagination import CursorPage
 from common.players import request_player
 from common.schema import ERROR
-from common.throttles import SignInLimits
+from common.throttles import AuthAddressThrottle, SignInLimits
+from common.validation import DB_INT_MIN, ascii_int
 
 from . import health, selectors, services
 from .models import GameKind, Player, Table
@@ -60,48 +63,87 @@ class HealthApi(APIView):
         return Response({"status": "ok", "time": timezone.now()})
 
 
+class ReadyThrottle(SimpleRateThrottle):
+    """Readiness probes per client address (signed in or not), at the ``ready`` rate: enough for
+    any load balancer's probes, not for using the checks to load the database and Redis."""
+
+    scope = "ready"
+
+    def get_rate(self) -> str | None:
+        return self.THROTTLE_RATES.get(self.scope)  # settings without a "ready" rate: no limit
+
+    def get_cache_key(self, request: Request, view: Any) -> str:
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
 class ReadyApi(APIView):
     """Readiness: can the service do its job? PostgreSQL, Redis and the queue depths, the age
     of the last clock sweep, overdue tables and stranded bot turns. 503 when any check fails
-    (a load balancer takes the instance out; an alert fires); liveness stays ``health/``."""
+    (a load balancer takes the instance out; an alert fires); liveness stays ``health/``.
+
+    The checks themselves (which dependency failed, its address, the error) are shown only to
+    those who may read ``/metrics``: local clients, or ``Authorization: Bearer <METRICS_TOKEN>``.
+    Anyone else gets the status code and the word ("ready" or "unready"): enough for a load
+    balancer, nothing about the network behind the service."""
 
     permission_classes = [permissions.AllowAny]
-    throttle_classes: list[Any] = []
+    throttle_classes = [ReadyThrottle]
 
-    @extend_schema(responses={200: ReadyOut, 503: ReadyOut})
+    @extend_schema(responses={200: ReadyOut, 503: ReadyOut, 429: ERROR})
     def get(self, request: Request) -> Response:
         report = health.readiness()
         status_text = "ready" if report.ok else "unready"
-        body = {"status": status_text, "time": timezone.now(), "checks": report.checks}
+        body: dict[str, Any] = {"status": status_text, "time": timezone.now()}
+        if not scrape_refusal(request):
+            body["checks"] = report.checks
         return Response(body, status=200 if report.ok else 503)
 
 
 # ---------------------------------------------------------------------- auth
 class TokenApi(APIView):
-    permission_classes = [permissions.AllowAny]
-    throttle_classes = [ScopedRateThrottle]
-    throttle_scope = "auth"
+    """The account's API token, for its name and password. The answer also sets a device cookie
+    for the account and gives its value as ``device``: send it back (the cookie, or the
+    ``X-Device-Cookie`` header) and failed attempts of this client are counted against it alone,
+    so other people's wrong guesses do not lock this client out (``common.devices``)."""
 
-    @extend_schema(request=TokenIn, responses={200: TokenOut, 400: ERROR, 429: ERROR})
+    permission_classes = [permissions.AllowAny]
+    throttle_classes = [AuthAddressThrottle]
+
+    @extend_schema(
+        request=TokenIn,
+        responses={200: TokenOut, 400: ERROR, 429: ERROR},
+        parameters=[
+            OpenApiParameter(
+                devices.HEADER,
+                str,
+                OpenApiParameter.HEADER,
+                required=False,
+                description="the `device` value of an earlier sign-in to this account",
+            )
+        ],
+    )
     def post(self, request: Request) -> Response:
         data = TokenIn(data=request.data)
         data.is_valid(raise_exception=True)
-        # Per address by the "auth" scope above; per account, failed attempts only (common.throttles).
+        # Per address by the throttle above; per account (or device cookie), failed attempts
+        # only (common.throttles), counted before the password is checked.
         limits = SignInLimits(request, data.validated_data["username"], by_address=False)
-        wait = limits.blocked()
+        wait = limits.reserve()
         if wait is not None:
             raise Throttled(
                 wait=wait, detail=_("Sign-in throttled: too many failed attempts for this account.")
             )
         user = authenticate(request, **data.validated_data)
-        limits.attempted(ok=user is not None)
+        limits.settle(ok=user is not None)
         if user is None:
             return Response(
                 {"detail": _("wrong username or password"), "code": "authentication_failed"},
                 status=status.HTTP_400_BAD_REQUEST,
             )
         token, _created = Token.objects.get_or_create(user=user)
-        return Response({"token": token.key})
+        response = Response({"token": token.key})
+        response.data["device"] = devices.issue(response, user)
+        return response
 
 
 # -------------------------------------------------------------------- tables
@@ -140,7 +182,7 @@ class TableListApi(generics.ListAPIView):
         services.apply_due_timeouts()
         return super().list(request, *args, **kwargs)
 
-    @extend_schema(request=TableCreateIn, responses={201: TableDetailOut, 400: ERROR, 401: ERROR})
+    @extend_schema(request=TableCreateIn, responses={201: TableDetailOut, 400: ERROR, 401: ERROR, 403: ERROR})
     def post(self, request: Request) -> Response:
         data = TableCreateIn(data=request.data)
         data.is_valid(raise_exception=True)
@@ -177,6 +219,7 @@ class TableDetailApi(APIView):
 
 class TablePositionsApi(APIView):
     @extend_schema(
+        parameters=[OpenApiParameter("from", int, description="the first action number (default 0)")],
         responses={200: PositionsOut, 400: ERROR, 404: ERROR},
         description="The position after every action (move, resignation, timeout) from `?from=` "
         "(an action number, default 0), replayed by the engine: for stepping through a game.",
@@ -184,7 +227,7 @@ class TablePositionsApi(APIView):
     def get(self, request: Request, table_id: int) -> Response:
         table = _table_or_404(table_id)
         try:
-            start = max(0, int(request.query_params.get("from", 0)))
+            start = max(0, ascii_int(request.query_params.get("from", "0"), name="from", lo=DB_INT_MIN))
         except ValueError:
             # Translators: "from" is the name of a query parameter: keep it.
             raise InvalidInput(_("from must be an action number (0, 1, 2, …)")) from None
@@ -197,6 +240,10 @@ class TableInviteBotApi(APIView):
     @extend_schema(
         request=InviteBotIn,
         responses={200: TableDetailOut, 400: ERROR, 401: ERROR, 403: ERROR, 404: ERROR, 409: ERROR},
+        description="Seat a house bot (`level`) or challenge an outside bot account (`player`) at an open, "
+        "unrated table: for its players, its creator and staff. A house bot that would fill a table of "
+        "house bots only makes a bot match: organisers only (403 `bot_match_organisers_only`), counted "
+        "against their daily bot-match limit (409 `bot_match_limit`).",
     )
     def post(self, request: Request, table_id: int) -> Response:
         data = InviteBotIn(data=request.data)
@@ -218,7 +265,12 @@ class TableJoinApi(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(
-        request=JoinIn, responses={200: TableDetailOut, 400: ERROR, 401: ERROR, 404: ERROR, 409: ERROR}
+        request=JoinIn,
+        responses={200: TableDetailOut, 400: ERROR, 401: ERROR, 404: ERROR, 409: ERROR},
+        description="Take a seat (the lowest free one, or `seat`); the table starts when full. At a rated "
+        "table two players who have had `RATED_GAMES_SAME_PLAYERS_PER_DAY` rated games together in the last "
+        "24 hours are not seated together (409 `rated_pair_limit`, with `limit` and the other `player`): "
+        "play unrated.",
     )
     def post(self, request: Request, table_id: int) -> Response:
         data = JoinIn(data=request.data)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rest_framework import status
 
-from common.errors import Conflict, ServiceError
+from common.errors import Conflict, Forbidden, ServiceError
 
 
 class IllegalMoveError(ServiceError):
@@ -32,3 +32,9 @@ class Flagged(Conflict):
     """The clock ran out (or the table was aborted) before the action arrived."""
 
     code = "flagged"
+
+
+class BotMatchRefused(Forbidden):
+    """A table of house bots only is a bot match: organisers only (``BOT_MATCH_GATE``)."""
+
+    code = "bot_match_organisers_only"

@@ -14,7 +14,7 @@ from django.db.models import Q
 from django.utils.translation import pgettext_lazy
 
 from .clocks import TimeControl
-from .names import name_key
+from .names import HELD, name_key
 
 
 class Player(models.Model):
@@ -22,9 +22,16 @@ class Player(models.Model):
 
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="player")
     display_name = models.CharField(max_length=40)
-    #: The display name normalised and case folded (``games.names.name_key``), set on every save:
-    #: unique, so no two players carry names that differ only in case, width or spacing.
+    #: The display name normalised, case folded and reduced to its confusables skeleton
+    #: (``games.names.name_key``), set on every save: unique, so no two players carry names that
+    #: differ only in case, width, spacing or look-alike letters. A key starting with
+    #: ``games.names.HELD`` holds a place (a deleted player) and is kept until a rename.
     name_key = models.CharField(max_length=200, null=True, blank=True, unique=True, editable=False)
+    #: The username's key (``games.names.name_key``): unique, so no two accounts have look-alike
+    #: usernames. A deleted account keeps its old username's key until ``username_held_until``
+    #: (``USERNAME_HOLD_DAYS``), so nobody takes the name at once.
+    username_key = models.CharField(max_length=200, null=True, blank=True, unique=True, editable=False)
+    username_held_until = models.DateTimeField(null=True, blank=True, editable=False)
     is_bot = models.BooleanField(default=False)
     #: A throwaway account from "play as guest": casual games against bots only (``games.guests``).
     is_guest = models.BooleanField(default=False, db_index=True)
@@ -54,8 +61,10 @@ class Player(models.Model):
         return self.is_bot and not self.bot_level
 
     def save(self, *args: Any, **kwargs: Any) -> None:
-        self.name_key = name_key(self.display_name)
         fields = kwargs.get("update_fields")
+        renamed = fields is not None and "display_name" in fields
+        if renamed or not (self.name_key or "").startswith(HELD):
+            self.name_key = name_key(self.display_name)
         if fields is not None and "display_name" in fields and "name_key" not in fields:
             kwargs["update_fields"] = [*fields, "name_key"]
         super().save(*args, **kwargs)
@@ -114,7 +123,9 @@ class Table(models.Model):
     actions = models.PositiveIntegerField(default=0)
     end_reason = models.CharField(max_length=16, blank=True, default="")
     winner_seat = models.PositiveSmallIntegerField(null=True, blank=True)
-    #: ``{"ranking": {seat: rank}, "scores": {seat: markers}, "winner": seat|None, "end": reason}``
+    #: ``{"ranking": {seat: rank}, "scores": {seat: markers}, "winner": seat|None, "end": reason}``,
+    #: plus ``"aborted": true`` when a rated table ended before every seat had moved: it is then
+    #: rated for nobody and ``rated`` is false (``games.services.transitions.abort_rating_if_unmoved``).
     result = models.JSONField(null=True, blank=True)
     #: The time control (``games.clocks.TimeControl.to_dict()``); untimed by default.
     time_control = models.JSONField(default=dict, blank=True)

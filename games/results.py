@@ -2,8 +2,11 @@
 
 ``games.events.game_finished`` carries a :class:`GameResult`; ratings and tournaments read
 ranks, markers and how each seat ended from it (or from ``games.selectors.game_results``)
-and never from games' tables. A result is plain data and travels as JSON
-(:meth:`GameResult.to_dict` / :meth:`GameResult.from_dict`), e.g. in a Celery task.
+and never from games' tables. A rated table that ended before every seat had made a move is
+*aborted* (``aborted``, and ``rated`` false): it is rated for nobody, while an event still scores
+its result (a no-show's forfeit counts in the tournament, not in the ratings). A result is plain
+data and travels as JSON (:meth:`GameResult.to_dict` / :meth:`GameResult.from_dict`), e.g. in a
+Celery task.
 """
 
 from __future__ import annotations
@@ -44,6 +47,8 @@ class GameResult:
     end_reason: str
     winner_seat: int | None
     seats: tuple[SeatResult, ...]  # in seat order
+    #: A rated table that ended before every seat had moved: rated for nobody (``rated`` is false).
+    aborted: bool = False
 
     def ranks(self) -> dict[int, int]:
         """Player id → rank."""
@@ -84,6 +89,7 @@ class GameResult:
             end_reason=data["end_reason"],
             winner_seat=data["winner_seat"],
             seats=seats,
+            aborted=bool(data.get("aborted", False)),
         )
 
 

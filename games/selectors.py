@@ -209,7 +209,7 @@ def game_results(table_ids: Iterable[int]) -> dict[int, GameResult]:
     tables = {
         t["id"]: t
         for t in Table.objects.filter(pk__in=ids, status=Table.Status.FINISHED).values(
-            "id", "game", "players", "rated", "finished_at", "end_reason", "winner_seat"
+            "id", "game", "players", "rated", "finished_at", "end_reason", "winner_seat", "result"
         )
     }
     seats: dict[int, list[tuple[int, int, int | None, int, str]]] = {}
@@ -237,6 +237,7 @@ def game_results(table_ids: Iterable[int]) -> dict[int, GameResult]:
             finished_at=meta["finished_at"],
             end_reason=meta["end_reason"],
             winner_seat=meta["winner_seat"],
+            aborted=bool(isinstance(meta["result"], dict) and meta["result"].get("aborted")),
             seats=tuple(
                 SeatResult(
                     seat=number,

@@ -263,7 +263,11 @@ class MoveTableOut(serializers.Serializer):
     status = serializers.ChoiceField(choices=Table.Status.choices)
     ply = serializers.IntegerField()
     to_move = serializers.IntegerField(allow_null=True)
-    result = serializers.JSONField(allow_null=True, help_text="ranking, scores, winner, end (when finished)")
+    result = serializers.JSONField(
+        allow_null=True,
+        help_text="ranking, scores, winner, end (when finished); aborted: true when a rated table ended "
+        "before every seat had moved (then rated for nobody, and rated is false)",
+    )
     clocks = serializers.JSONField(allow_null=True)
     turn_started_at = serializers.DateTimeField(allow_null=True)
     deadline = serializers.DateTimeField(allow_null=True)
@@ -293,10 +297,12 @@ class ReadyOut(serializers.Serializer):
     time = serializers.DateTimeField()
     checks = serializers.DictField(
         child=ReadyCheckOut(),
+        required=False,
         help_text=(
             "database, redis (with queue depths: messages waiting per queue and `unacked`, held by "
             "workers), clock_sweep (age of the last run), overdue_tables, bot_turns (stranded); "
-            "each with `ok` and its reading, or `error`."
+            "each with `ok` and its reading, or `error`. Only for local clients and for "
+            "`Authorization: Bearer <METRICS_TOKEN>` (as /metrics); absent for anyone else."
         ),
     )
 
@@ -308,6 +314,10 @@ class HealthOut(serializers.Serializer):
 
 class TokenOut(serializers.Serializer):
     token = serializers.CharField()
+    device = serializers.CharField(
+        help_text="a device cookie for this account (also set as a cookie): send it back in the "
+        "X-Device-Cookie header when signing in again (common.devices)"
+    )
 
 
 class ActionPositionOut(serializers.Serializer):

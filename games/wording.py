@@ -116,6 +116,8 @@ class ResultText:
     places: tuple[Place, ...]  # best first
     headline: str  # "Alice won", "Alice and Bob shared 1st place"
     ending: str  # "Bob resigned", "reached the marker target", …
+    #: "" or why a rated table was not rated (it ended before every player had moved: aborted).
+    aborted: str = ""
 
     def __str__(self) -> str:
         places = " · ".join(str(p) for p in self.places)
@@ -124,6 +126,10 @@ class ResultText:
             "ending": self.ending,
             "places": places,
         }
+
+
+#: What a rated table that ended before every seat had moved says (``GameResult.aborted``).
+ABORTED_NOT_RATED = gettext_lazy("aborted before every player had moved: not rated")
 
 
 def describe(result: GameResult, names: dict[int, str]) -> ResultText:
@@ -156,7 +162,8 @@ def describe(result: GameResult, names: dict[int, str]) -> ResultText:
         ending = str(TABLE_ENDINGS[result.end_reason])
     else:
         ending = result.end_reason or pgettext("how a table ended", "finished")
-    return ResultText(places=tuple(places), headline=headline, ending=ending)
+    aborted = str(ABORTED_NOT_RATED) if result.aborted else ""
+    return ResultText(places=tuple(places), headline=headline, ending=ending, aborted=aborted)
 
 
 def describe_tables(table_ids: Iterable[int], names: dict[int, str] | None = None) -> dict[int, ResultText]:

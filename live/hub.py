@@ -14,11 +14,14 @@ import asyncio
 import contextlib
 import gc
 import logging
-from collections.abc import Awaitable, Callable
+from collections import Counter
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
+from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.registry import Collector
 
 from .publish import PREFIX
 
@@ -62,6 +65,23 @@ class Watcher:
         return out
 
 
+class Slot:
+    """One open stream's place in its hub's counts (see :meth:`Hub.admit`); :meth:`release` gives it
+    back, once however often it is called (the stream's end and its garbage collection both call it)."""
+
+    def __init__(self, held: Counter[str], keys: tuple[str, ...]):
+        self.held, self.keys, self.open = held, keys, True
+
+    def release(self) -> None:
+        if not self.open:
+            return
+        self.open = False
+        self.held.subtract(self.keys)
+        for key in self.keys:
+            if self.held[key] <= 0:
+                del self.held[key]
+
+
 class Channel:
     def __init__(self, hub: Hub, topic: str, reader: Reader):
         self.hub, self.topic, self.reader = hub, topic, reader
@@ -102,6 +122,23 @@ class Hub:
         #: Table id → the player channels that sit at it (a move there changes their stream).
         self.followers: dict[str, set[Channel]] = {}
         self.joined = 0
+        #: Open streams per client key (``address:…``, ``account:…``), for :meth:`admit`.
+        self.held: Counter[str] = Counter()
+
+    def admit(self, limits: dict[str, int]) -> Slot | None:
+        """A place for one more stream of the client named by ``limits`` (key → how many streams
+        it may hold open at once, 0 for no cap), or ``None`` when one of its keys holds its cap.
+        Counted in this process (one hub per process): ``n`` processes let a client hold up to ``n``
+        times the cap. Nothing awaits between the check and the count, so the cap is exact."""
+        if any(0 < cap <= self.held[key] for key, cap in limits.items()):
+            return None
+        keys = tuple(limits)
+        self.held.update(keys)
+        return Slot(self.held, keys)
+
+    def streams(self) -> int:
+        """How many streams are open (each holds one ``address:`` key)."""
+        return sum(n for key, n in list(self.held.items()) if key.startswith("address:"))
 
     def follow(self, channel: Channel, topics: set[str]) -> None:
         """Let ``channel`` hear the changes of ``topics`` too (a player's tables)."""
@@ -189,3 +226,21 @@ def hub() -> Hub:
     if found is None:
         found = _hubs[id(loop)] = Hub()
     return found
+
+
+class HubCollector(Collector):
+    """``/metrics`` of a process that serves streams (a live process, scraped directly): its open
+    streams and the channels they watch. A stream that ends must take both down with it."""
+
+    def collect(self) -> Iterator[Metric]:
+        hubs = list(_hubs.values())
+        if not hubs:  # this process serves no streams (gunicorn, Celery)
+            return
+        yield GaugeMetricFamily(
+            "pacru_live_streams", "Streams open in this process.", value=sum(h.streams() for h in hubs)
+        )
+        yield GaugeMetricFamily(
+            "pacru_live_channels",
+            "Topics this process watches (one channel each, shared by its streams).",
+            value=sum(len(h.channels) for h in hubs),
+        )

@@ -10,14 +10,15 @@ from typing import Any
 from asgiref.sync import sync_to_async
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import close_old_connections
-from django.db.models import Count, F, Max, Sum
+from django.db.models import CharField, Count, F, Max, Sum, Value
 
 from accounts.models import Notification
+from common.validation import ascii_int
 from games import selectors
 from games import services as games
 from games.models import Player, Seat, Table
 from games.serializers import TableDetailOut
-from tournaments.models import Challenge, LadderMember, QueueEntry, Registration, Tournament
+from tournaments.models import Challenge, Ladder, LadderMember, QueueEntry, Registration, Tournament
 
 
 def dumps(data: Any) -> str:
@@ -85,9 +86,49 @@ async def player(player_id: int, user_id: int, have: str | None) -> tuple[str, A
     return await sync_to_async(_player, thread_sensitive=False)(player_id, user_id, have)
 
 
-def valid_topic(topic: str) -> bool:
-    kind, _, ref = topic.partition(":")
-    return (kind == "lobby" and not ref) or (kind in ("player", "tournament", "ladder") and ref.isdigit())
+#: The page topics that name an object by id.
+ID_TOPICS = ("player", "tournament", "ladder")
+
+
+def parse_topic(topic: str) -> tuple[str, int | None] | None:
+    """A page topic's kind and id (``None`` for the lobby), or ``None`` when it names no topic.
+
+    Ids are read by :func:`common.validation.ascii_int` (ASCII digits within 64 bits: ``player:²``
+    passed ``str.isdigit()`` and then failed ``int()`` in the hub on every poll) and must be written
+    as the pages write them (no sign, space or leading zero), so each topic has one channel only.
+    """
+    kind, colon, ref = topic.partition(":")
+    if kind == "lobby":
+        return (kind, None) if not colon else None
+    if kind not in ID_TOPICS:
+        return None
+    try:
+        number = ascii_int(ref, name="t")
+    except ValueError:
+        return None
+    return (kind, number) if str(number) == ref else None
+
+
+def _missing(wanted: list[tuple[str, int]]) -> list[tuple[str, int]]:
+    """Which of these (kind, id) tournaments and ladders do not exist: one query."""
+    models = {"tournament": Tournament, "ladder": Ladder}
+    parts = [
+        models[kind]
+        .objects.filter(pk__in=ids)
+        .order_by()  # no model ordering: SQLite refuses it in the parts of a UNION
+        .values_list("pk", Value(kind, output_field=CharField()))
+        for kind in models
+        if (ids := sorted({n for k, n in wanted if k == kind}))
+    ]
+    if not parts:
+        return []
+    rows = parts[0].union(*parts[1:], all=True) if len(parts) > 1 else parts[0]
+    found = {(kind, pk) for pk, kind in rows}
+    return [(kind, n) for kind, n in wanted if (kind, n) not in found]
+
+
+async def missing(wanted: list[tuple[str, int]]) -> list[tuple[str, int]]:
+    return await sync_to_async(_missing, thread_sensitive=False)(wanted)
 
 
 def _topic_version(topic: str) -> str:

@@ -11,8 +11,8 @@ from django.dispatch import receiver
 from accounts.models import Notification
 from games.events import game_finished, table_changed
 from games.results import GameResult
-from tournaments.events import challenge_changed, entered, event_changed, round_paired
-from tournaments.models import Challenge, QueueTable, Registration, Round, RoundTable
+from tournaments.events import challenge_changed, entered, event_changed, late_entry_answered, round_paired
+from tournaments.models import Challenge, LateEntryInvitation, QueueTable, Registration, Round, RoundTable
 
 from .publish import publish
 
@@ -70,6 +70,13 @@ def on_entered(*, registration_id: int, **_: Any) -> None:
     reg = Registration.objects.filter(pk=registration_id).values("tournament_id", "player_id").first()
     if reg is not None:
         publish(f"tournament:{reg['tournament_id']}", f"player:{reg['player_id']}")
+
+
+@receiver(late_entry_answered)
+def on_late_entry_answered(*, invitation_id: int, **_: Any) -> None:
+    found = LateEntryInvitation.objects.filter(pk=invitation_id).values("tournament_id", "player_id").first()
+    if found is not None:
+        publish(f"tournament:{found['tournament_id']}", f"player:{found['player_id']}")
 
 
 @receiver(post_save, sender=Notification)

@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import json
+import weakref
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -27,12 +28,11 @@ from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpRe
 from django.utils.translation import gettext as _
 
 from common.auth import PlayerTokenAuthentication
+from common.throttles import client_address
 from games.models import Player, Table
 
 from . import reads
-from .hub import Channel, Watcher, hub
-
-TOPIC_KINDS = ("lobby", "tournament", "ladder", "player")
+from .hub import Channel, Reader, Slot, hub
 
 
 def push_enabled(request: HttpRequest) -> bool:
@@ -49,7 +49,11 @@ def topics_enabled(request: HttpRequest) -> bool:
     return push_enabled(request)
 
 
-def _stream(body: AsyncIterator[str], content_type: str) -> StreamingHttpResponse:
+def _stream(body: AsyncIterator[str], content_type: str, slot: Slot) -> StreamingHttpResponse:
+    """The streaming answer. ``body`` gives ``slot`` back when it ends (client gone, server
+    stopping: its ``finally``); should it never start (the client left while the answer was still
+    in the middleware), the slot comes back when the body is collected."""
+    weakref.finalize(body, slot.release)
     response = StreamingHttpResponse(body, content_type=content_type)
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
@@ -60,10 +64,44 @@ def _error(status: int, code: str, detail: str) -> JsonResponse:
     return JsonResponse({"detail": detail, "code": code}, status=status)
 
 
+def _not_streaming(request: HttpRequest) -> HttpResponse | None:
+    """The refusal of a request that opens no stream: ``405`` for a method other than GET (a
+    stream is only read), ``501`` when this process cannot stream (WSGI, e.g. gunicorn): there an
+    endless stream would be read to its end before a byte is sent, holding a worker thread for
+    ever. The streams are served by the ASGI server (``scripts/run``; the compose file's ``live``
+    service)."""
+    if request.method not in ("GET", "HEAD"):
+        refused = _error(405, "method_not_allowed", _("a stream is opened with GET"))
+        refused["Allow"] = "GET, HEAD"
+        return refused
+    if isinstance(request, ASGIRequest):
+        return None
+    return _error(501, "not_streaming", _("streams are served by the live (ASGI) server, not by this one"))
+
+
+def _admit(request: HttpRequest, user_id: int | None) -> Slot | HttpResponse:
+    """A place for one more stream of this client (its address, as the throttles see it, and its
+    account when signed in), or ``429`` when it holds ``LIVE_STREAMS_PER_ADDRESS`` or
+    ``LIVE_STREAMS_PER_ACCOUNT`` already (in this process)."""
+    limits = {f"address:{client_address(request)}": settings.LIVE_STREAMS_PER_ADDRESS}
+    if user_id is not None:
+        limits[f"account:{user_id}"] = settings.LIVE_STREAMS_PER_ACCOUNT
+    slot = hub().admit(limits)
+    if slot is None:
+        return _error(429, "throttled", _("too many open streams: close one before opening another"))
+    return slot
+
+
 async def _exists(table_id: int) -> bool:
     # In the shared pool's threads (as the hub's reads), not in this request's own thread: a
     # connection opened there would stay open as long as the stream (see _release).
     return await sync_to_async(Table.objects.filter(pk=table_id).exists, thread_sensitive=False)()
+
+
+async def _user_id(request: HttpRequest) -> int | None:
+    """The signed-in user's id (session), for the per-account count of the page streams."""
+    user = await request.auser()
+    return user.pk if user.is_authenticated else None
 
 
 def _close_request_connections() -> None:
@@ -80,16 +118,29 @@ async def _release() -> None:
     await sync_to_async(_close_request_connections)()
 
 
+def _no_table(table_id: int) -> JsonResponse:
+    return _error(404, "not_found", _("there is no table %(id)s") % {"id": table_id})
+
+
 async def table_events(request: HttpRequest, table_id: int) -> HttpResponse:
+    if refused := _not_streaming(request):
+        return refused
+    user_id = await _user_id(request)
     if not await _exists(table_id):
-        return _error(404, "not_found", _("there is no table %(id)s") % {"id": table_id})
+        return _no_table(table_id)
+    slot = _admit(request, user_id)
+    if isinstance(slot, HttpResponse):
+        return slot
     last = request.headers.get("Last-Event-ID")
-    channel, watcher = await hub().watch(f"table:{table_id}", lambda have: reads.table(table_id, have))
 
     async def body() -> AsyncIterator[str]:
+        the_hub, joined = hub(), None
         try:
             await _release()
             yield f"retry: {settings.LIVE_RETRY_MS}\n\n"
+            # Joined once the answer is under way: a client gone before never costs a channel.
+            joined = await the_hub.watch(f"table:{table_id}", lambda have: reads.table(table_id, have))
+            watcher = joined[1]
             sent = last
             while True:
                 events = await watcher.next(settings.LIVE_KEEPALIVE_SECONDS)
@@ -102,9 +153,11 @@ async def table_events(request: HttpRequest, table_id: int) -> HttpResponse:
                 sent = version
                 yield f"id: {version}\nevent: state\ndata: {payload['json']}\n\n"
         finally:
-            hub().leave(channel, watcher)
+            if joined:
+                the_hub.leave(*joined)
+            slot.release()
 
-    return _stream(body(), "text/event-stream")
+    return _stream(body(), "text/event-stream", slot)
 
 
 def _kind(before: dict[str, Any] | None, after: dict[str, Any]) -> str:
@@ -120,24 +173,40 @@ def _kind(before: dict[str, Any] | None, after: dict[str, Any]) -> str:
 
 
 async def table_stream(request: HttpRequest, table_id: int) -> HttpResponse:
+    if refused := _not_streaming(request):
+        return refused
+    player = await _player(request)
     if not await _exists(table_id):
-        return _error(404, "not_found", _("there is no table %(id)s") % {"id": table_id})
-    channel, watcher = await hub().watch(f"table:{table_id}", lambda have: reads.table(table_id, have))
+        return _no_table(table_id)
+    slot = _admit(request, player.user_id if player else None)
+    if isinstance(slot, HttpResponse):
+        return slot
 
-    def lines(before: Any, version: str, payload: Any) -> tuple[list[str], Any]:
+    def lines(channel: Channel, before: Any, version: str, payload: Any) -> tuple[list[str], Any]:
         kind = _kind(before, payload["meta"])
         return [f'{{"type":"{kind}","id":"{version}","table":{payload["json"]}}}\n'], payload["meta"]
 
-    return _stream(_ndjson(channel, watcher, lines), "application/x-ndjson")
+    body = _ndjson(f"table:{table_id}", lambda have: reads.table(table_id, have), lines, slot)
+    return _stream(body, "application/x-ndjson", slot)
 
 
 async def _ndjson(
-    channel: Channel, watcher: Watcher, lines: Callable[[Any, str, Any], tuple[list[str], Any]]
+    topic: str,
+    reader: Reader,
+    lines: Callable[[Channel, Any, str, Any], tuple[list[str], Any]],
+    slot: Slot,
+    follows: frozenset[str] = frozenset(),
 ) -> AsyncIterator[str]:
-    """An ndjson stream of a channel: ``lines(before, version, payload)`` turns each new state
-    into lines (and what the next call compares with); a ping when nothing happens."""
+    """An ndjson stream of ``topic``'s channel: ``lines(channel, before, version, payload)`` turns
+    each new state into lines (and what the next call compares with); a ping when nothing happens.
+    The channel is joined once the answer is under way (hearing the changes of ``follows`` too), and
+    left (and ``slot`` given back) when the stream ends, however it ends."""
+    the_hub, joined = hub(), None
     try:
         await _release()
+        joined = channel, watcher = await the_hub.watch(topic, reader)
+        if follows:
+            the_hub.follow(channel, set(follows))
         before: Any = None
         sent: str | None = None
         while True:
@@ -148,15 +217,18 @@ async def _ndjson(
             for version, payload in events:
                 if version == sent or payload is None:
                     continue
-                out, before = lines(before, version, payload)
+                out, before = lines(channel, before, version, payload)
                 sent = version
                 for line in out:
                     yield line
     finally:
-        hub().leave(channel, watcher)
+        if joined:
+            the_hub.leave(*joined)
+        slot.release()
 
 
 async def _player(request: HttpRequest) -> Player | None:
+    """The player of the token (``Authorization: Token …``) or of the session, if any."""
     header = request.headers.get("Authorization", "")
     if header.startswith("Token "):
 
@@ -203,49 +275,90 @@ def _player_events(before: dict[str, Any] | None, after: dict[str, Any]) -> list
 
 
 async def player_stream(request: HttpRequest) -> HttpResponse:
+    if refused := _not_streaming(request):
+        return refused
     player = await _player(request)
     if player is None:
         # Translators: "Authorization: Token <key>" is an HTTP header: keep it as it is
         return _error(401, "not_authenticated", _("sign in, or send Authorization: Token <key>"))
+    slot = _admit(request, player.user_id)
+    if isinstance(slot, HttpResponse):
+        return slot
     pid, uid = player.pk, player.user_id
     the_hub = hub()
-    channel, watcher = await the_hub.watch(f"player:{pid}", lambda have: reads.player(pid, uid, have))
+    # A channel of its own, which hears the changes of the player's topic and tables: the pages'
+    # ``player:<id>`` channel reads another thing (the topic's version), and whichever of the two
+    # was made first would have handed the other its readings.
+    mine = frozenset({f"player:{pid}"})
 
-    def lines(before: Any, version: str, snapshot: Any) -> tuple[list[str], Any]:
-        the_hub.follow(channel, {f"table:{t}" for t in snapshot["tables"]})
+    def lines(channel: Channel, before: Any, version: str, snapshot: Any) -> tuple[list[str], Any]:
+        the_hub.follow(channel, mine | {f"table:{t}" for t in snapshot["tables"]})
         return [reads.dumps(event) + "\n" for event in _player_events(before, snapshot)], snapshot
 
-    return _stream(_ndjson(channel, watcher, lines), "application/x-ndjson")
+    body = _ndjson(f"stream:player:{pid}", lambda have: reads.player(pid, uid, have), lines, slot, mine)
+    return _stream(body, "application/x-ndjson", slot)
+
+
+async def _topics(request: HttpRequest) -> list[str] | HttpResponse:
+    """The page's topics (``t``, at most 8), or the answer refusing them: ``400`` for a name that is
+    no topic, ``403`` for another player's ``player:<id>`` (it tells when their inbox or challenges
+    change: only that player, signed in, may watch it), ``404`` for a tournament or ladder that does
+    not exist (one query for them all, before any channel is made)."""
+    topics = list(dict.fromkeys(request.GET.getlist("t")[:8]))
+    parsed = [reads.parse_topic(t) for t in topics]
+    if not topics or None in parsed:
+        # Translators: the topic names (lobby, player:<id>, …) are machine words: keep them as they are
+        problem = _("name one or more topics (lobby, player:<id>, tournament:<id>, ladder:<id>)")
+        return _error(400, "invalid", "t: " + problem)
+    wanted = [(kind, n) for kind, n in filter(None, parsed) if n is not None]
+    own = [n for kind, n in wanted if kind == "player"]
+    if own:
+        player = await _player(request)
+        others = [n for n in own if player is None or n != player.pk]
+        if others:
+            detail = _("only that player, signed in, may watch player:%(id)s") % {"id": others[0]}
+            return _error(403, "forbidden", detail)
+    named = [(kind, n) for kind, n in wanted if kind != "player"]
+    gone = await reads.missing(named) if named else []
+    if gone:
+        kind, n = gone[0]
+        # Translators: kind is a topic's machine word (tournament, ladder): keep it as it is
+        return _error(404, "not_found", _("there is no %(kind)s %(id)s") % {"kind": kind, "id": n})
+    return topics
 
 
 async def topic_events(request: HttpRequest) -> HttpResponse:
     """``changed`` events for the page's topics. With Redis a topic's version is the count of
     its change messages (no query); without it the hub reads each topic's version (one query per
     topic and process, every ``LIVE_POLL_SECONDS``)."""
-    topics = [t for t in request.GET.getlist("t")[:8] if t.split(":", 1)[0] in TOPIC_KINDS]
-    if not topics or not all(reads.valid_topic(t) for t in topics):
-        # Translators: the topic names (lobby, player:<id>, …) are machine words: keep them as they are
-        problem = _("name one or more topics (lobby, player:<id>, tournament:<id>, ladder:<id>)")
-        return _error(400, "invalid", "t: " + problem)
+    if refused := _not_streaming(request):
+        return refused
+    topics = await _topics(request)
+    if isinstance(topics, HttpResponse):
+        return topics
+    slot = _admit(request, await _user_id(request))
+    if isinstance(slot, HttpResponse):
+        return slot
     the_hub = hub()
-    watcher = None
-    joined = []
-    for topic in topics:
-
-        async def version(have: str | None, topic: str = topic) -> tuple[str, Any]:
-            if settings.REDIS_URL:
-                channel = the_hub.channels.get(topic)
-                return f"{topic}#{channel.bumps if channel else 0}", topic
-            return await reads.topic_version(topic), topic
-
-        channel, watcher = await the_hub.watch(topic, version, watcher)
-        joined.append(channel)
-    assert watcher is not None
 
     async def body() -> AsyncIterator[str]:
+        watcher = None
+        joined: list[Channel] = []
         try:
             await _release()
             yield f"retry: {settings.LIVE_RETRY_MS}\n\n"
+            # Joined once the answer is under way: a client gone before never costs a channel.
+            for topic in topics:
+
+                async def version(have: str | None, topic: str = topic) -> tuple[str, Any]:
+                    if settings.REDIS_URL:
+                        channel = the_hub.channels.get(topic)
+                        return f"{topic}#{channel.bumps if channel else 0}", topic
+                    return await reads.topic_version(topic), topic
+
+                channel, watcher = await the_hub.watch(topic, version, watcher)
+                joined.append(channel)
+            assert watcher is not None
             seen: dict[str, str] = {}  # the version each topic had when this stream began
             while True:
                 events = await watcher.next(settings.LIVE_KEEPALIVE_SECONDS)
@@ -260,6 +373,7 @@ async def topic_events(request: HttpRequest) -> HttpResponse:
                     yield ": keep-alive\n\n"
         finally:
             for channel in joined:
-                the_hub.leave(channel, watcher)
+                the_hub.leave(channel, watcher)  # type: ignore[arg-type]
+            slot.release()
 
-    return _stream(body(), "text/event-stream")
+    return _stream(body(), "text/event-stream", slot)

@@ -12,6 +12,7 @@ from rest_framework.views import APIView
 from common.errors import InvalidInput, NotFound
 from common.pagination import CursorPage
 from common.schema import ERROR
+from common.validation import ascii_int
 from games.models import GameKind
 
 from . import environment, selectors, services
@@ -95,7 +96,7 @@ class QualityApi(APIView):
     )
     def get(self, request: Request, game: str) -> Response:
         try:
-            ids = [int(x) for x in request.query_params.get("players", "").split(",") if x.strip()]
+            ids = [ascii_int(x) for x in request.query_params.get("players", "").split(",") if x.strip()]
         except ValueError:
             raise InvalidInput(_("players must be comma-separated player ids, e.g. players=3,7,9")) from None
         players = selectors.players_by_id(ids)

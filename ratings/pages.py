@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.safestring import mark_safe
@@ -51,6 +52,8 @@ def leaderboard_page(request: HttpRequest, game: str) -> HttpResponse:
         "few": few,
         "everyone": everyone,
         "few_established": FEW_ESTABLISHED,
+        # The rules of rating the page states (issue 29): aborted games and the pair limit.
+        "pair_limit": settings.RATED_GAMES_SAME_PLAYERS_PER_DAY,
     }
     return render(request, "ratings/leaderboard.html", context)
 

@@ -34,6 +34,7 @@ from tournaments.models import (
     Challenge,
     Ladder,
     LadderMember,
+    LateEntryInvitation,
     League,
     OrganiserRequest,
     OrganiserRole,
@@ -237,6 +238,15 @@ def case_invite_bot(w: World, role: str) -> Case:
     return f"/api/v1/tables/{t.pk}/invite-bot/", {"level": "random"}, _table_state(t.pk)
 
 
+def case_invite_bot_fills_bots_only(w: World, role: str) -> Case:
+    """Each role fills a table of its own that holds house bots only (opened without taking a
+    seat, one bot seated; anon: the seated player's): a bot match, for organisers only."""
+    actor = w.actor(role) or w.seated
+    t = games.table_create(creator=actor.player, game="shacru", players=2, rated=False, join=False)
+    games.bot_invite(table_id=t.pk, player=actor.player, level="random")
+    return f"/api/v1/tables/{t.pk}/invite-bot/", {"level": "greedy"}, _table_state(t.pk)
+
+
 def case_join(w: World, role: str) -> Case:
     t = _table(w, seats=3, rated=False)
     return f"/api/v1/tables/{t.pk}/join/", {}, _table_state(t.pk)
@@ -356,6 +366,30 @@ def _late_body(w: World) -> dict[str, Any]:
     return {"player": Actor("late").player.pk}
 
 
+def _late_answer(action: str) -> Callable[[World, str], Case]:
+    """The organiser invited the seated player into a running Swiss; only they may answer."""
+
+    def case(w: World, role: str) -> Case:
+        t = services.tournament_create(
+            organiser=w.org.player, league=w.league, name="Late cup", game="shacru", seats=2, rounds=3
+        )
+        for i in range(2):
+            services.register(tournament_id=t.pk, player=Actor(f"entrant{i}").player, by=w.org.player)
+        services.start(tournament_id=t.pk, by=w.org.player)
+        invitation = services.late_entry(tournament_id=t.pk, player=w.seated.player, by=w.org.player)
+        state = _tournament_state(t.pk)
+        return (
+            f"/api/v1/late-entry-invitations/{invitation.pk}/{action}/",
+            {},
+            lambda: (
+                state(),
+                LateEntryInvitation.objects.filter(pk=invitation.pk).values_list("status").first(),
+            ),
+        )
+
+    return case
+
+
 # (operation id, case builder, {role: expected status})
 OPERATIONS: list[tuple[str, str, Callable[[World, str], Case]]] = [
     ("POST /api/v1/auth/register/", "", case_register),
@@ -365,6 +399,7 @@ OPERATIONS: list[tuple[str, str, Callable[[World, str], Case]]] = [
     ("POST /api/v1/tables/", "", case_table_create),
     ("POST /api/v1/tables/import/", "", case_table_import),
     ("POST /api/v1/tables/{table_id}/invite-bot/", "", case_invite_bot),
+    ("POST /api/v1/tables/{table_id}/invite-bot/", "bots only", case_invite_bot_fills_bots_only),
     ("POST /api/v1/tables/{table_id}/join/", "", case_join),
     ("POST /api/v1/tables/{table_id}/leave/", "", case_leave),
     ("POST /api/v1/tables/{table_id}/moves/", "", case_move),
@@ -417,6 +452,8 @@ OPERATIONS: list[tuple[str, str, Callable[[World, str], Case]]] = [
         "",
         _tournament_case("late-entry", "running", n=1, body=_late_body),
     ),
+    ("POST /api/v1/late-entry-invitations/{invitation_id}/{action}/", "accept", _late_answer("accept")),
+    ("POST /api/v1/late-entry-invitations/{invitation_id}/{action}/", "decline", _late_answer("decline")),
 ]
 
 
@@ -444,6 +481,9 @@ MATRIX: dict[str, dict[str, int]] = {
     "POST /api/v1/tables/import/": _row(401, 403, 403, 403, 403, 403, 201),
     # seated players or the creator (here the seated player), and staff (games.services.tables)
     "POST /api/v1/tables/{table_id}/invite-bot/": _row(401, 403, 403, 200, 403, 403, 200),
+    # filling one's own table with house bots only is a bot match: organisers (the role) and staff
+    # (tournaments.botmatches.bot_only_table_allowed); a guest, a player, a seated player never
+    "POST /api/v1/tables/{table_id}/invite-bot/ bots only": _row(401, 403, 403, 403, 200, 200, 200),
     # a guest may join a casual table; the seated player has a seat already
     "POST /api/v1/tables/{table_id}/join/": _row(401, 200, 200, 409, 200, 200, 200),
     "POST /api/v1/tables/{table_id}/leave/": PARTICIPANT_ONLY,
@@ -476,7 +516,11 @@ MATRIX: dict[str, dict[str, int]] = {
     "POST /api/v1/tournaments/{tournament_id}/rounds/next/": ORGANISERS_ONLY,
     "POST /api/v1/tournaments/{tournament_id}/rounds/repair/": ORGANISERS_ONLY,
     "POST /api/v1/tournaments/{tournament_id}/bye/": ORGANISERS_ONLY,
-    "POST /api/v1/tournaments/{tournament_id}/late-entry/": ORGANISERS_ONLY,
+    # an organiser's late entry of another player is an invitation (201, "pending"): they are
+    # entered only when they accept it (issue 29), and nobody else may answer for them
+    "POST /api/v1/tournaments/{tournament_id}/late-entry/": _row(401, 403, 403, 403, 201, 403, 201),
+    "POST /api/v1/late-entry-invitations/{invitation_id}/{action}/ accept": PARTICIPANT_ONLY,
+    "POST /api/v1/late-entry-invitations/{invitation_id}/{action}/ decline": PARTICIPANT_ONLY,
 }
 
 #: Operations a non-participant may call with a 2xx answer that must change nothing.

@@ -17,6 +17,7 @@ from common.errors import InvalidInput, NotFound
 from common.pagination import CursorPage
 from common.players import request_player
 from common.schema import ERROR
+from common.validation import ascii_int
 from games.models import GameKind, Player
 
 from . import ladders, organisers, selectors, services
@@ -29,6 +30,7 @@ from .serializers import (
     LadderIn,
     LadderOut,
     LateEntryIn,
+    LateEntryInvitationOut,
     LeagueDetailOut,
     LeagueIn,
     LeagueOut,
@@ -159,11 +161,11 @@ class TournamentStandingsApi(APIView):
     )
     def get(self, request: Request, tournament_id: int) -> Response:
         value = request.query_params.get("round")
-        if value is not None and not value.isdigit():
-            raise InvalidInput(_("round must be a round number"))
-        rows = selectors.tournament_standings(
-            selectors.tournament(tournament_id), int(value) if value else None
-        )
+        try:
+            number = ascii_int(value, name="round") if value is not None else None
+        except ValueError:
+            raise InvalidInput(_("round must be a round number")) from None
+        rows = selectors.tournament_standings(selectors.tournament(tournament_id), number)
         return Response(StandingOut(rows, many=True).data)
 
 
@@ -215,13 +217,15 @@ ByeApi = _action(
 
 
 class LateEntryApi(APIView):
-    """An organiser enters a player into a running Swiss, from the next round on."""
+    """An organiser enters a player into a running Swiss, from the next round on: another person is
+    *invited* (``status: pending``) and entered only when they accept; the organiser themself (or a
+    house bot) is entered at once (``status: accepted``)."""
 
     permission_classes = AUTH
 
     @extend_schema(
         request=LateEntryIn,
-        responses={200: TournamentDetailOut, **_errors(400, 401, 403, 404, 409)},
+        responses={201: LateEntryInvitationOut, **_errors(400, 401, 403, 404, 409)},
         operation_id="tournament_late_entry",
     )
     def post(self, request: Request, tournament_id: int) -> Response:
@@ -231,13 +235,43 @@ class LateEntryApi(APIView):
         player = selectors.find_player(pid)
         if player is None:
             raise NotFound(_("there is no player %(id)s") % {"id": pid})
-        services.late_entry(
+        invitation = services.late_entry(
             tournament_id=tournament_id,
             player=player,
             by=request_player(request),
             missed=data.validated_data["missed"],
         )
-        return Response(_tournament(tournament_id))
+        return Response(LateEntryInvitationOut(invitation).data, status=status.HTTP_201_CREATED)
+
+
+class LateEntryInvitationListApi(APIView):
+    """Your invitations to enter events late, newest first (the pending ones wait for your answer)."""
+
+    permission_classes = AUTH
+
+    @extend_schema(responses={200: LateEntryInvitationOut(many=True), **_errors(401)})
+    def get(self, request: Request) -> Response:
+        rows = selectors.late_entry_invitations(request_player(request))
+        return Response(LateEntryInvitationOut(rows, many=True).data)
+
+
+class LateEntryInvitationActionApi(APIView):
+    """accept (you are entered from the next round) or decline: the invited player only."""
+
+    permission_classes = AUTH
+
+    @extend_schema(
+        request=None,
+        responses={200: LateEntryInvitationOut, **_errors(401, 403, 404, 409)},
+        operation_id="late_entry_invitation_answer",
+    )
+    def post(self, request: Request, invitation_id: int, action: str) -> Response:
+        if action not in ("accept", "decline"):
+            raise NotFound(_("unknown invitation action %(action)s") % {"action": repr(action)})
+        invitation = services.late_entry_answer(
+            invitation_id=invitation_id, by=request_player(request), accept=action == "accept"
+        )
+        return Response(LateEntryInvitationOut(invitation).data)
 
 
 # ------------------------------------------------------------- the organiser role

@@ -1,20 +1,47 @@
-"""Bot matches: organisers (and staff) start series of tables between house bots."""
+"""Bot matches: organisers (and staff) start series of tables between house bots.
+
+Any table of house bots only is a bot match, however it was made: a player who opens a table
+without taking a seat and fills it by inviting bots (``POST /api/v1/tables/{id}/invite-bot/``) is
+asked the same as here (:func:`bot_only_table_allowed`, games' ``BOT_MATCH_GATE``): organisers
+only, counted against their daily limit (``tournaments.organisers``).
+"""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from common.errors import InvalidInput
 from games import services as games
+from games.errors import BotMatchRefused
 from games.housebots import house_bot
-from games.models import Player
+from games.models import Player, Seat, Table
+from games.services.tables import BOT_MATCHES_FOR_ORGANISERS
 
 from . import organisers
 
 
 def may_start_bot_matches(player: Player) -> bool:
     return organisers.may_organise(player)
+
+
+def bot_only_table_allowed(*, player: Player, table: Table) -> None:
+    """games' ``BOT_MATCH_GATE``: ``player`` is about to fill ``table`` (locked, open) with house
+    bots only. Refuse (403 ``bot_match_organisers_only``) anyone without the organiser role, and an
+    organiser past their daily limit (409 ``bot_match_limit``); staff have no limit. The table
+    counts as one bot-match table of the day (``organisers.bot_tables_started`` counts it already
+    when its creator has seated bots there today)."""
+    if not organisers.may_organise(player):
+        raise BotMatchRefused(str(BOT_MATCHES_FOR_ORGANISERS))
+    counted = (
+        table.created_by_id == player.pk
+        and table.created_at >= timezone.now() - timedelta(hours=24)
+        and Seat.objects.filter(table=table).exists()
+    )
+    organisers.require_bot_tables(player, 0 if counted else 1)
 
 
 def bot_match_start(
@@ -42,6 +69,6 @@ def bot_match_start(
             order = bots[g % len(bots) :] + bots[: g % len(bots)]
             table = games.table_create(creator=by, game=game, players=len(order), rated=rated, join=False)
             for seat, bot in enumerate(order, start=1):
-                games.seat_join(table_id=table.pk, player=bot, seat=seat)
+                games.seat_join(table_id=table.pk, player=bot, seat=seat, event=True)
             tables.append(table.pk)
     return tables

@@ -17,7 +17,7 @@ from common.http import fragment_response
 from common.players import request_player, visitor_player
 from games.models import Player, Table
 
-from . import event_reads, services
+from . import event_reads, selectors, services
 from .models import Registration, Tournament
 
 #: Each tie-break's column heading in the standings.
@@ -128,5 +128,29 @@ def check_in_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
         services.check_in(tournament_id=tournament_id, player=player)
         t = Tournament.objects.get(pk=tournament_id)
         return _("You are checked in for %(event)s: you will be paired when it starts.") % {"event": t.name}
+
+    return _act(request, tournament_id, act)
+
+
+@login_required
+@require_POST
+def late_entry_answer_page(request: HttpRequest, tournament_id: int, action: str) -> HttpResponse:
+    """Accept or decline the organiser's invitation to enter this event late (the viewer's own)."""
+    if action not in ("accept", "decline"):
+        raise Http404("no such action")
+
+    def act(player: Player) -> str:
+        t = Tournament.objects.get(pk=tournament_id)
+        invitation = selectors.pending_late_invitation(t, player)
+        if invitation is None:
+            raise NotFound(_("there is no invitation waiting for your answer in this event"))
+        services.late_entry_answer(invitation_id=invitation.pk, by=player, accept=action == "accept")
+        if action == "decline":
+            return _("You declined to enter %(event)s: you are not entered.") % {"event": t.name}
+        reg = Registration.objects.get(tournament=t, player=player)
+        return _("You are entered into %(event)s: you play from round %(round)s.") % {
+            "event": t.name,
+            "round": reg.joined_round,
+        }
 
     return _act(request, tournament_id, act)

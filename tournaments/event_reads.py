@@ -144,6 +144,9 @@ class YourPart:
     withdraw_warning: str = ""
     can_check_in: bool = False
     final_place: str = ""
+    #: An organiser's invitation to enter this running event late, waiting for the viewer's answer.
+    invitation: Any = None
+    invitation_words: str = ""
 
 
 @dataclass
@@ -246,7 +249,7 @@ def event_page(tournament_id: int, viewer: Player | None, labels: dict[str, str]
         format_words=format_words(t),
         status_words=status_words(t),
         announcements=announcements,
-        you=_your_part(t, viewer, registrations, ratings, registered, standings),
+        you=_with_invitation(t, viewer, _your_part(t, viewer, registrations, ratings, registered, standings)),
         your_game=_your_game(t, round_views, rounds, names, me),
         roster=_roster(registrations, ratings, seed_of),
         rounds=list(reversed(round_views)),
@@ -598,6 +601,37 @@ def _your_part(
             you.rules.append(_("Your %(game)s rating: %(rating)s.") % yours)
         else:
             you.rules.append(_("Your %(game)s rating: 1500 (no rating yet).") % yours)
+    return you
+
+
+def _with_invitation(t: Tournament, viewer: Player | None, you: YourPart) -> YourPart:
+    """Add the viewer's pending invitation to enter the event late (accept or decline on the page)."""
+    if t.status != Tournament.Status.RUNNING or viewer is None:
+        return you
+    invitation = selectors.pending_late_invitation(t, viewer)
+    if invitation is None:
+        return you
+    words = {
+        "by": invitation.invited_by.display_name if invitation.invited_by else _("An organiser"),
+        "round": t.current_round + 1,
+    }
+    you.invitation = invitation
+    if invitation.missed == "half":
+        you.invitation_words = (
+            _(
+                "%(by)s invites you to enter this event late: you would play from round %(round)s, and "
+                "each round you missed would pay half the points. You are entered only if you accept."
+            )
+            % words
+        )
+    else:
+        you.invitation_words = (
+            _(
+                "%(by)s invites you to enter this event late: you would play from round %(round)s, and "
+                "the rounds you missed would pay nothing. You are entered only if you accept."
+            )
+            % words
+        )
     return you
 
 

@@ -9,4 +9,9 @@ urlpatterns = [
     path("tournaments/<id:tournament_id>/register/", event_pages.register_page, name="event-register"),
     path("tournaments/<id:tournament_id>/withdraw/", event_pages.withdraw_page, name="event-withdraw"),
     path("tournaments/<id:tournament_id>/check-in/", event_pages.check_in_page, name="event-check-in"),
+    path(
+        "tournaments/<id:tournament_id>/late-entry/<str:action>/",
+        event_pages.late_entry_answer_page,
+        name="event-late-entry",
+    ),
 ]

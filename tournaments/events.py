@@ -7,6 +7,9 @@ receivers read what they need by id.
 * ``round_paired``: ``round_id``, a new round with its tables and byes.
 * ``event_changed``: ``tournament_id``, ``state`` ("started" or "finished").
 * ``entered``: ``registration_id``, ``by_id``: an organiser registered someone else.
+* ``late_entry_invited``: ``invitation_id``: an organiser invites a player into a running event
+  (``LateEntryInvitation``); the player is entered only if they accept.
+* ``late_entry_answered``: ``invitation_id``: the player accepted or declined it.
 """
 
 from django.dispatch import Signal
@@ -15,3 +18,5 @@ challenge_changed = Signal()
 round_paired = Signal()
 event_changed = Signal()
 entered = Signal()
+late_entry_invited = Signal()
+late_entry_answered = Signal()

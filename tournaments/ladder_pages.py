@@ -104,7 +104,7 @@ def ladder_action_page(request: HttpRequest, ladder_id: int, action: str) -> Htt
                 messages.success(request, _("You left the queue of %(ladder)s") % {"ladder": ladder})
         elif action == "challenge":
             raw = request.POST.get("player", "")
-            target = selectors.find_player(raw) if raw.isdigit() else None
+            target = selectors.find_player(raw)
             if target is None:
                 messages.error(request, _("there is no such player"))
                 return back

@@ -399,8 +399,8 @@ def challenge_accept(*, challenge_id: int, by: Player) -> Table:
         time_control=c.ladder.time_control,
         rated=True,
     )
-    games.seat_join(table_id=table.pk, player=c.challenger, seat=1)
-    games.seat_join(table_id=table.pk, player=c.challenged, seat=2)
+    games.seat_join(table_id=table.pk, player=c.challenger, seat=1, event=True)
+    games.seat_join(table_id=table.pk, player=c.challenged, seat=2, event=True)
     c.status = Challenge.Status.ACCEPTED
     c.answered_at = timezone.now()
     c.table = table
@@ -615,7 +615,7 @@ def matchmake(ladder: Ladder, now: Any = None) -> list[Table]:
             rated=True,
         )
         for seat, pid in enumerate(assign_seats(group, {}), start=1):
-            games.seat_join(table_id=table.pk, player=by_id[pid].player, seat=seat)
+            games.seat_join(table_id=table.pk, player=by_id[pid].player, seat=seat, event=True)
         QueueEntry.objects.filter(pk__in=[by_id[p].pk for p in group]).delete()
         QueueTable.objects.create(ladder=ladder, table=table)
         made.append(table)

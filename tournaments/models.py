@@ -135,6 +135,33 @@ class Registration(models.Model):
         constraints = [models.UniqueConstraint(fields=["tournament", "player"], name="registration_unique")]
 
 
+class LateEntryInvitation(models.Model):
+    """An organiser's late entry of another player into a running Swiss, waiting for that player's
+    consent: nobody is put into an event (a rated one above all) without saying yes. The player
+    accepts (and is entered from the next round, as a late entry is) or declines; one invitation
+    per player and event, so a declined player is not asked again (``tournaments.services``)."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", pgettext_lazy("invitation status", "waiting for an answer")
+        ACCEPTED = "accepted", pgettext_lazy("invitation status", "accepted")
+        DECLINED = "declined", pgettext_lazy("invitation status", "declined")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="late_invitations")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="late_invitations")
+    invited_by = models.ForeignKey(Player, on_delete=models.SET_NULL, null=True, related_name="+")
+    #: What each missed round pays once entered: "zero" or "half" (``services.MISSED_ROUNDS``).
+    missed = models.CharField(max_length=4, default="zero")
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    created = models.DateTimeField(auto_now_add=True)
+    answered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "player"], name="late_invitation_unique")
+        ]
+
+
 class Round(models.Model):
     class Status(models.TextChoices):
         RUNNING = "running", pgettext_lazy("round status", "running")

@@ -13,7 +13,6 @@ before the next round is paired, or in its final round.
 
 from __future__ import annotations
 
-import csv
 import io
 import zipfile
 from dataclasses import dataclass
@@ -24,6 +23,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext, pgettext_lazy
 
 from common.errors import Conflict, Forbidden, InvalidInput, NotFound
+from common.spreadsheet import csv_text
 from common.tasks import send
 from games import services as games
 from games.models import Player, Seat, Table
@@ -209,6 +209,10 @@ ACTION_WORDS = {
     "start": pgettext_lazy("audit log", "started the event"),
     "pause": pgettext_lazy("audit log", "paused the event"),
     "resume": pgettext_lazy("audit log", "resumed the event"),
+    "late entry": pgettext_lazy("audit log", "entered a player late"),
+    "late entry invited": pgettext_lazy("audit log", "invited a player to enter late"),
+    "late entry accepted": pgettext_lazy("audit log", "accepted an invitation to enter late"),
+    "late entry declined": pgettext_lazy("audit log", "declined an invitation to enter late"),
 }
 #: The same, naming the player concerned (``%(name)s``).
 ACTION_WORDS_NAMED = {
@@ -280,6 +284,8 @@ def _what(e: AuditEntry, names: dict[int, str]) -> str:
             **words,
             "action": ACTION_WORDS.get(e.action, e.action),
         }
+    if e.action.startswith("late entry") and "name" in d:
+        return _late_entry_words(e.action, d)
     if "name" in d:
         named = ACTION_WORDS_NAMED.get(e.action)
         if named is not None:
@@ -304,6 +310,38 @@ def _what(e: AuditEntry, names: dict[int, str]) -> str:
     if e.action == "resume" and d.get("round"):
         return pgettext("audit log", "resumed the event in round %(round)s") % {"round": d["round"]}
     return str(ACTION_WORDS.get(e.action, e.action))
+
+
+def _late_entry_words(action: str, d: dict[str, Any]) -> str:
+    """A late entry or invitation in the audit log: who, from which round, at what for the missed."""
+    words = {
+        "name": d["name"],
+        "round": d.get("round", "?"),
+        "missed": (
+            pgettext("audit log: missed rounds pay", "half")
+            if d.get("missed") == "half"
+            else pgettext("audit log: missed rounds pay", "nothing")
+        ),
+    }
+    if action == "late entry":
+        return (
+            pgettext(
+                "audit log", "entered %(name)s late, from round %(round)s (missed rounds pay %(missed)s)"
+            )
+            % words
+        )
+    if action == "late entry invited":
+        return (
+            pgettext(
+                "audit log",
+                "invited %(name)s to enter late, from round %(round)s (missed rounds pay %(missed)s); "
+                "they are entered only if they accept",
+            )
+            % words
+        )
+    if action == "late entry accepted":
+        return pgettext("audit log", "accepted the invitation: %(name)s plays from round %(round)s") % words
+    return pgettext("audit log", "declined the invitation to enter late (%(name)s)") % words
 
 
 def _ranks_words(ranks: dict[str, int | None], names: dict[int, str]) -> str:
@@ -343,18 +381,19 @@ def matching_players(name: str, limit: int = 20) -> list[Player]:
 
 
 def standings_csv(t: Tournament) -> str:
-    """The standings as CSV: place, player, points, played, wins, then each tie-break."""
+    """The standings as CSV: place, player, points, played, wins, then each tie-break (text cells
+    that would start a spreadsheet formula are quote-prefixed: ``common.spreadsheet``)."""
     rows = tournament_standings(t)
-    out = io.StringIO()
-    writer = csv.writer(out)
     breaks = list(rows[0].tiebreaks) if rows else []
-    writer.writerow([*_columns(), pgettext("CSV column", "played"), pgettext("CSV column", "wins"), *breaks])
-    for row in rows:
-        writer.writerow(
-            [row.place, row.display_name, _num(row.points), row.played, row.wins]
-            + [_num(row.tiebreaks.get(k, 0)) for k in breaks]
-        )
-    return out.getvalue()
+    header = [*_columns(), pgettext("CSV column", "played"), pgettext("CSV column", "wins"), *breaks]
+    return csv_text(
+        [header]
+        + [
+            [row.place, row.display_name, row.points, row.played, row.wins]
+            + [row.tiebreaks.get(k, 0) for k in breaks]
+            for row in rows
+        ]
+    )
 
 
 def _columns() -> list[str]:
@@ -364,10 +403,6 @@ def _columns() -> list[str]:
         pgettext("CSV column", "player"),
         pgettext("CSV column", "points"),
     ]
-
-
-def _num(value: Any) -> str:
-    return f"{value:g}" if isinstance(value, float) else str(value)
 
 
 def crosstable_csv(t: Tournament) -> str:
@@ -402,15 +437,14 @@ def crosstable_csv(t: Tournament) -> str:
     for rnd in rounds:
         for player_id in rnd.byes:
             cell[(player_id, rnd.number)] = pgettext("crosstable", "bye")
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow([*_columns(), *[pgettext("CSV column", "round %(n)s") % {"n": r.number} for r in rounds]])
-    for row in rows:
-        writer.writerow(
-            [row.place, row.display_name, _num(row.points)]
-            + [cell.get((row.player, r.number), "") for r in rounds]
-        )
-    return out.getvalue()
+    header = [*_columns(), *[pgettext("CSV column", "round %(n)s") % {"n": r.number} for r in rounds]]
+    return csv_text(
+        [header]
+        + [
+            [row.place, row.display_name, row.points] + [cell.get((row.player, r.number), "") for r in rounds]
+            for row in rows
+        ]
+    )
 
 
 def records_zip(t: Tournament) -> bytes:

@@ -20,6 +20,7 @@ from django.views.decorators.http import require_POST
 
 from common.errors import InvalidInput, NotFound, ServiceError
 from common.players import request_player
+from common.validation import ascii_int, ascii_int_or_none
 from games.models import GameKind, Player
 from games.wording import ordinal
 
@@ -350,7 +351,17 @@ def dashboard_action(request: HttpRequest, tournament_id: int, action: str) -> H
             if who is None:
                 raise Http404("no such player")
             missed = request.POST.get("missed", "zero")
-            services.late_entry(tournament_id=tournament_id, player=who, by=me, missed=missed)
+            invitation = services.late_entry(tournament_id=tournament_id, player=who, by=me, missed=missed)
+            if invitation.status == invitation.Status.PENDING:
+                messages.success(
+                    request,
+                    _(
+                        "%(name)s is invited to enter %(event)s late: they are entered (from the next "
+                        "round) only if they accept"
+                    )
+                    % {"name": who.display_name, "event": invitation.tournament.name},
+                )
+                return redirect("dashboard")
         elif action == "withdraw":
             who = selectors.find_player(request.POST.get("player"))
             if who is None:
@@ -524,15 +535,22 @@ def _register(request: HttpRequest, me: Player, t: Tournament) -> str | HttpResp
     return _("%(name)s registered: %(places)s") % words
 
 
+#: The largest seed a form may give: what the column holds (seeds are 1, 2, 3, … in practice).
+SEED_MAX = 2**31 - 1
+
+
 def _seeds(request: HttpRequest, me: Player, t: Tournament) -> str:
     seeds: dict[int, int | None] = {}
     for key, value in request.POST.items():
-        if not key.startswith("seed_") or not key[5:].isdigit():
+        player_id = ascii_int_or_none(key[5:]) if key.startswith("seed_") else None
+        if player_id is None:
             continue
         value = value.strip()
-        if value and not value.isdigit():
-            raise InvalidInput(_("a seed is a whole number, not %(value)s") % {"value": repr(value)})
-        seeds[int(key[5:])] = int(value) if value else None
+        try:
+            seeds[player_id] = ascii_int(value, hi=SEED_MAX) if value else None
+        except ValueError:
+            message = _("a seed is a whole number, not %(value)s") % {"value": repr(value)}
+            raise InvalidInput(message) from None
     services.set_seeds(tournament_id=t.pk, seeds=seeds, by=me)
     rows = Registration.objects.filter(tournament=t, seed__isnull=False).select_related("player")
     listed = ", ".join(f"{r.seed}. {r.player.display_name}" for r in rows.order_by("seed"))
@@ -542,17 +560,19 @@ def _seeds(request: HttpRequest, me: Player, t: Tournament) -> str:
 
 
 def _result(request: HttpRequest, me: Player, t: Tournament) -> str:
-    table_id = request.POST.get("table", "")
-    if not table_id.isdigit():
+    table_id = ascii_int_or_none(request.POST.get("table"))
+    if table_id is None:
         raise InvalidInput(_("which table? (no table was named)"))
     ranks: dict[int, int] = {}
     for key, value in request.POST.items():
-        if key.startswith("rank_") and key[5:].isdigit():
-            if not value.isdigit():
-                raise InvalidInput(_("choose a place for seat %(seat)s") % {"seat": key[5:]})
-            ranks[int(key[5:])] = int(value)
+        seat = ascii_int_or_none(key[5:]) if key.startswith("rank_") else None
+        if seat is not None:
+            rank = ascii_int_or_none(value)
+            if rank is None:
+                raise InvalidInput(_("choose a place for seat %(seat)s") % {"seat": seat})
+            ranks[seat] = rank
     change = organiser_actions.enter_result(
-        tournament_id=t.pk, table_id=int(table_id), ranks=ranks, reason=request.POST.get("reason", ""), by=me
+        tournament_id=t.pk, table_id=table_id, ranks=ranks, reason=request.POST.get("reason", ""), by=me
     )
     return change.message
 
@@ -628,10 +648,10 @@ def event_action(request: HttpRequest, tournament_id: int, action: str) -> HttpR
             organiser_actions.announce(tournament_id=t.pk, text=request.POST.get("text", ""), by=me)
             done = _("Announcement posted on the event page")
         elif action == "announcement-delete":
-            raw = request.POST.get("announcement", "")
-            if not raw.isdigit():
+            announcement_id = ascii_int_or_none(request.POST.get("announcement"))
+            if announcement_id is None:
                 raise NotFound(_("there is no such announcement"))
-            organiser_actions.announcement_delete(tournament_id=t.pk, announcement_id=int(raw), by=me)
+            organiser_actions.announcement_delete(tournament_id=t.pk, announcement_id=announcement_id, by=me)
             done = _("Announcement deleted")
         else:
             raise Http404("no such action")

@@ -150,6 +150,10 @@ def bot_tables_started(player: Player, hours: float = 24) -> int:
     )
 
 
+class BotMatchLimit(Conflict):
+    code = "bot_match_limit"
+
+
 def require_bot_tables(player: Player, count: int) -> None:
     """Refuse a bot match of ``count`` tables that would take ``player`` past their daily limit
     (staff have none)."""
@@ -159,7 +163,7 @@ def require_bot_tables(player: Player, count: int) -> None:
     limit = OrganiserRole.objects.get(player=player).bot_tables_per_day
     used = bot_tables_started(player)
     if used + count > limit:
-        raise Conflict(
+        raise BotMatchLimit(
             ngettext(
                 "this would make %(n)d bot-match table in 24 hours; your limit is %(limit)d "
                 "(%(left)d left): ask staff for a higher one",

@@ -16,6 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from common.errors import NotFound
+from common.validation import ascii_int_or_none
 from games import selectors as games
 from games.models import Player, Seat, Table
 from ratings.models import Rating
@@ -24,6 +25,7 @@ from .models import (
     Challenge,
     Ladder,
     LadderMember,
+    LateEntryInvitation,
     League,
     OrganiserRequest,
     QueueEntry,
@@ -128,7 +130,9 @@ def unplayed_rounds(
     last = upto if upto is not None else max((r.number for r in rounds), default=0)
     out: dict[int, list[Unplayed]] = {}
     for p, (joined, pts) in late.items():
-        out[p] = [Unplayed(r, pts) for r in range(1, min(joined, last + 1))]
+        missed = [Unplayed(r, pts) for r in range(1, min(joined, last + 1))]
+        if missed:  # none before the first round: such a player has no unplayed round yet
+            out[p] = missed
     for rnd in rounds:
         if rnd.number <= last:
             for p in rnd.byes:
@@ -218,9 +222,7 @@ class Standing:
 def find_player(player_id: int | str | None) -> Player | None:
     """The player with this id (``None`` for none, or for anything that is not an id)."""
     if isinstance(player_id, str):
-        if not player_id.strip().isdigit():
-            return None
-        player_id = int(player_id)
+        player_id = ascii_int_or_none(player_id)
     if player_id is None:
         return None
     return Player.objects.filter(pk=player_id).first()
@@ -439,6 +441,22 @@ def tournament_standings(t: Tournament, after_round: int | None = None) -> list[
     return _standings(t, players, names, past.results, late_entries(t), past.rounds)
 
 
+def late_entry_invitations(player: Player, limit: int = 50) -> list[LateEntryInvitation]:
+    """A player's invitations to enter events late, newest first (``LateEntryInvitation``)."""
+    rows = LateEntryInvitation.objects.filter(player=player).select_related("tournament", "player")
+    return list(rows[:limit])
+
+
+def pending_late_invitation(t: Tournament, player: Player | None) -> LateEntryInvitation | None:
+    """The invitation into ``t`` that waits for ``player``'s answer, if any."""
+    if player is None:
+        return None
+    rows = LateEntryInvitation.objects.filter(
+        tournament=t, player=player, status=LateEntryInvitation.Status.PENDING
+    )
+    return rows.select_related("invited_by").first()
+
+
 def organiser_requests(player: Player) -> list[OrganiserRequest]:
     """A player's own requests for the organiser role, newest first; for staff, every pending one."""
     rows = OrganiserRequest.objects.select_related("player")
@@ -564,14 +582,16 @@ class Dashboard:
     ``registrations`` and their players prefetched, and ``registered``, ``waiting`` – tables open
     or being played – and ``overdue`` – of those, past their deadline), and the ladders (with
     ``pending`` challenges and ``queued`` players). Each event also has ``late_candidates``: the
-    league's members (people, not bots) not entered in it, whom a running Swiss may take late."""
+    league's members (people, not bots) not entered in it nor invited into it yet, whom a running
+    Swiss may invite to enter late."""
 
     events: list[Tournament]
     ladders: list[Ladder]
 
 
 def dashboard(leagues: QuerySet[League]) -> Dashboard:
-    """What needs an organiser of ``leagues`` (:func:`organiser_leagues`): three queries."""
+    """What needs an organiser of ``leagues`` (:func:`organiser_leagues`): a handful of queries, however
+    many events."""
     waiting = Table.objects.filter(
         round_table__round__tournament=OuterRef("pk"), status__in=[Table.Status.OPEN, Table.Status.ACTIVE]
     )
@@ -589,6 +609,7 @@ def dashboard(leagues: QuerySet[League]) -> Dashboard:
         .prefetch_related(
             Prefetch("registrations", queryset=Registration.objects.select_related("player")),
             Prefetch("league__members", queryset=Player.objects.filter(is_bot=False)),
+            "late_invitations",
         )
     )
     ladders = Ladder.objects.filter(league__in=leagues).annotate(
@@ -598,6 +619,7 @@ def dashboard(leagues: QuerySet[League]) -> Dashboard:
     listed = list(events)
     for t in listed:
         entered = {r.player_id for r in t.registrations.all()}
+        entered |= {i.player_id for i in t.late_invitations.all()}  # invited (or declined) already
         t.late_candidates = [m for m in t.league.members.all() if m.pk not in entered]  # type: ignore[attr-defined]
     return Dashboard(events=listed, ladders=list(ladders))
 

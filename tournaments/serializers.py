@@ -84,6 +84,22 @@ class LateEntryIn(serializers.Serializer):
     )
 
 
+class LateEntryInvitationOut(serializers.Serializer):
+    """An organiser's late entry of a player: ``pending`` until the player answers; ``accepted`` at
+    once when the organiser entered themself (or a house bot)."""
+
+    id = serializers.IntegerField()
+    tournament = serializers.IntegerField(source="tournament_id")
+    event = serializers.CharField(source="tournament.name")
+    player = serializers.IntegerField(source="player_id")
+    display_name = serializers.CharField(source="player.display_name")
+    invited_by = serializers.IntegerField(source="invited_by_id", allow_null=True)
+    missed = serializers.CharField(help_text="what each missed round pays once entered: zero or half")
+    status = serializers.CharField(help_text="pending, accepted or declined")
+    created = serializers.DateTimeField()
+    answered_at = serializers.DateTimeField(allow_null=True)
+
+
 class LadderIn(serializers.Serializer):
     league = serializers.SlugField()
     game = serializers.ChoiceField(choices=GameKind.choices)

@@ -31,8 +31,17 @@ from ratings import selectors as ratings
 from ratings.models import Rating
 
 from . import organisers, pairing
-from .events import entered, event_changed, round_paired
-from .models import AuditEntry, League, Registration, Round, RoundTable, Season, Tournament
+from .events import entered, event_changed, late_entry_answered, late_entry_invited, round_paired
+from .models import (
+    AuditEntry,
+    LateEntryInvitation,
+    League,
+    Registration,
+    Round,
+    RoundTable,
+    Season,
+    Tournament,
+)
 from .pairing import double_elim
 from .pairing.bracket import BracketError, bracket, bracket_round, seed_order, setting_error, table_advancers
 from .selectors import history, is_organiser, late_entries, unplayed_rounds
@@ -378,21 +387,8 @@ def give_bye(*, tournament_id: int, player: Player, by: Player) -> Registration:
 MISSED_ROUNDS = ("zero", "half")
 
 
-@transaction.atomic
-def late_entry(*, tournament_id: int, player: Player, by: Player, missed: str = "zero") -> Registration:
-    """The organiser enters ``player`` into a running Swiss, from the next round on.
-
-    Each round already paired (the one being played included) counts as missed: worth nothing
-    (``missed="zero"``) or half (``"half"``: the scale's average, what a drawn two-player game pays),
-    as in chess opens. The player is paired like everyone else from the next round, with those points.
-    """
-    require_verified_email(player, "play in tournaments")
-    t = _locked(tournament_id)
-    require_organiser(t.league, by)
-    if missed not in MISSED_ROUNDS:
-        raise InvalidInput(
-            _("missed rounds are worth 'zero' or 'half', not %(missed)s") % {"missed": repr(missed)}
-        )
+def _check_late_entry(t: Tournament, player: Player) -> None:
+    """Refuse (409) a late entry of ``player`` into ``t`` that cannot work now."""
     if t.status != Tournament.Status.RUNNING:
         raise Conflict(
             _("late entries are for a running event, and this one is %(status)s")
@@ -414,6 +410,10 @@ def late_entry(*, tournament_id: int, player: Player, by: Player, missed: str = 
                 _("%(player)s withdrew from this event and cannot be entered again") % {"player": player}
             )
         raise Conflict(_("%(player)s is already playing in this event") % {"player": player})
+
+
+def _enter_late(t: Tournament, player: Player, missed: str) -> Registration:
+    """Enter ``player`` from the round after the current one; each round before pays ``missed``."""
     points = 0.0
     if missed == "half":
         scale = table_scale(t.seats, t.seats, t.points_scale)
@@ -427,6 +427,94 @@ def late_entry(*, tournament_id: int, player: Player, by: Player, missed: str = 
     )
     t.league.members.add(player)
     return reg
+
+
+@transaction.atomic
+def late_entry(
+    *, tournament_id: int, player: Player, by: Player, missed: str = "zero"
+) -> LateEntryInvitation:
+    """The organiser enters ``player`` into a running Swiss, from the next round on.
+
+    Each round already paired (the one being played included) counts as missed: worth nothing
+    (``missed="zero"``) or half (``"half"``: the scale's average, what a drawn two-player game pays),
+    as in chess opens. The player is paired like everyone else from the next round, with those points.
+
+    Nobody is put into an event without consent: entering another person makes an invitation
+    (status ``pending``) that the player accepts or declines (:func:`late_entry_answer`), told by a
+    notification; only on acceptance are they entered, from the round after the one being played
+    then. An organiser entering themself, or a house bot (nobody to ask), is entered at once (the
+    invitation is ``accepted`` already). A player who declined is not asked again. Every late entry
+    and invitation writes an audit line.
+    """
+    require_verified_email(player, "play in tournaments")
+    t = _locked(tournament_id)
+    require_organiser(t.league, by)
+    if missed not in MISSED_ROUNDS:
+        raise InvalidInput(
+            _("missed rounds are worth 'zero' or 'half', not %(missed)s") % {"missed": repr(missed)}
+        )
+    _check_late_entry(t, player)
+    earlier = LateEntryInvitation.objects.filter(tournament=t, player=player).first()
+    if earlier is not None:
+        if earlier.status == LateEntryInvitation.Status.DECLINED:
+            raise Conflict(
+                _("%(player)s declined to enter this event late, and will not be asked again")
+                % {"player": player}
+            )
+        raise Conflict(
+            _("%(player)s is invited already: the invitation waits for their answer") % {"player": player}
+        )
+    words = {"player": player.pk, "name": player.display_name, "missed": missed, "round": t.current_round + 1}
+    if player.pk == by.pk or player.is_bot:
+        invitation = LateEntryInvitation.objects.create(
+            tournament=t,
+            player=player,
+            invited_by=by,
+            missed=missed,
+            status=LateEntryInvitation.Status.ACCEPTED,
+            answered_at=timezone.now(),
+        )
+        _enter_late(t, player, missed)
+        audit(t, by, "late entry", detail=words)
+        return invitation
+    invitation = LateEntryInvitation.objects.create(tournament=t, player=player, invited_by=by, missed=missed)
+    audit(t, by, "late entry invited", detail=words)
+    send_after_commit(late_entry_invited, invitation_id=invitation.pk)
+    return invitation
+
+
+@transaction.atomic
+def late_entry_answer(*, invitation_id: int, by: Player, accept: bool) -> LateEntryInvitation:
+    """The invited player accepts (and is entered from the next round, as :func:`late_entry` would
+    have) or declines an organiser's late-entry invitation; nobody else may answer for them. The
+    answer is in the audit log and the organiser who invited is told."""
+    found = (
+        LateEntryInvitation.objects.filter(pk=invitation_id).values_list("tournament_id", "player_id").first()
+    )
+    if found is None:
+        raise NotFound(_("there is no invitation %(id)s") % {"id": invitation_id})
+    if found[1] != by.pk:
+        raise Forbidden(_("only the invited player may answer this invitation"))
+    t = _locked(found[0])  # the event first, as every write of it: then the invitation
+    invitation = LateEntryInvitation.objects.select_for_update().get(pk=invitation_id)
+    if invitation.status != LateEntryInvitation.Status.PENDING:
+        raise Conflict(
+            _("the invitation was answered already: %(status)s") % {"status": invitation.get_status_display()}
+        )
+    words = {"player": by.pk, "name": by.display_name, "missed": invitation.missed}
+    if accept:
+        require_verified_email(by, "play in tournaments")
+        _check_late_entry(t, by)
+        reg = _enter_late(t, by, invitation.missed)
+        invitation.status = LateEntryInvitation.Status.ACCEPTED
+        audit(t, by, "late entry accepted", detail={**words, "round": reg.joined_round})
+    else:
+        invitation.status = LateEntryInvitation.Status.DECLINED
+        audit(t, by, "late entry declined", detail=words)
+    invitation.answered_at = timezone.now()
+    invitation.save(update_fields=["status", "answered_at"])
+    send_after_commit(late_entry_answered, invitation_id=invitation.pk)
+    return invitation
 
 
 @transaction.atomic
@@ -690,7 +778,7 @@ def _pair_round(t: Tournament) -> Round:
         )
         RoundTable.objects.create(round=rnd, table=table, number=n)
         for seat, player_id in enumerate(table_plan.players, start=1):
-            games.seat_join(table_id=table.pk, player=by_id[player_id], seat=seat)
+            games.seat_join(table_id=table.pk, player=by_id[player_id], seat=seat, event=True)
     t.current_round = number
     t.save(update_fields=["current_round"])
     send_after_commit(round_paired, round_id=rnd.pk)

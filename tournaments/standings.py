@@ -330,10 +330,13 @@ def _virtual_opponents(
 ) -> dict[int, list[tuple[float, float]]]:
     """Per player, ``(final points, result)`` of the virtual opponents of their unplayed rounds
     (rules in the module docstring): ``seats - 1`` of them per round."""
+    # A player may be listed with no unplayed round at all (a late entry seen as the standings
+    # stood before any round, or after the round they missed was paired again): nothing to add.
+    unplayed = {p: missed for p, missed in unplayed.items() if missed}
     if not unplayed:
         return {}
-    last = max([r.round for r in results] + [u.round for missed in unplayed.values() for u in missed])
-    total = max(rounds or 0, last)
+    seen = [r.round for r in results] + [u.round for missed in unplayed.values() for u in missed]
+    total = max(rounds or 0, *seen)
     by_round: dict[int, dict[int, float]] = defaultdict(dict)  # player -> round -> points of that round
     for res in results:
         for p, pts in place_points(seats, res.ranks, scale).items():

@@ -23,6 +23,12 @@ urlpatterns = [
     path("tournaments/<id:tournament_id>/rounds/repair/", apis.RepairApi.as_view()),
     path("tournaments/<id:tournament_id>/bye/", apis.ByeApi.as_view()),
     path("tournaments/<id:tournament_id>/late-entry/", apis.LateEntryApi.as_view()),
+    path("late-entry-invitations/", apis.LateEntryInvitationListApi.as_view(), name="api-late-invitations"),
+    path(
+        "late-entry-invitations/<id:invitation_id>/<str:action>/",
+        apis.LateEntryInvitationActionApi.as_view(),
+        name="api-late-invitation",
+    ),
     path("organiser-requests/", apis.OrganiserRequestListApi.as_view(), name="api-organiser-requests"),
     path(
         "organiser-requests/<id:request_id>/<str:action>/",

@@ -29,6 +29,7 @@ from accounts import services as account_services
 from common.errors import NotFound, ServiceError
 from common.http import conditional
 from common.players import visitor_player
+from common.throttles import client_address
 from engine.render import board_text
 from games import selectors, services
 from games.guests import guest_creation_allowed
@@ -122,6 +123,15 @@ class SignupForm(UserCreationForm):  # type: ignore[type-arg]
     class Meta(UserCreationForm.Meta):
         model = get_user_model()
         fields = ("username",)
+
+    def clean_username(self) -> str:
+        username = super().clean_username()  # None when taken (Django reports it)
+        try:  # look-alikes of a taken username, and deleted accounts' (games.services.username_check)
+            if username:
+                services.username_check(username)
+        except ServiceError as exc:
+            raise forms.ValidationError(exc.extra.get("fields", {}).get("username", [str(exc)])) from None
+        return username
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -308,9 +318,11 @@ def signup(request: HttpRequest) -> HttpResponse:
                     user = form.save()
                     services.player_rename(player=user.player, display_name=form.cleaned_data["display_name"])
                     if form.cleaned_data.get("email"):
-                        account_services.set_email(user, form.cleaned_data["email"], first=True)
-            except ServiceError as exc:
-                form.add_error("display_name", str(exc))
+                        account_services.set_email(
+                            user, form.cleaned_data["email"], first=True, client=client_address(request)
+                        )
+            except ServiceError as exc:  # a name taken meanwhile, or the mail limits (accounts.mail_limits)
+                form.add_error("email" if exc.status_code == 429 else "display_name", str(exc))
             else:
                 login(request, user, backend="django.contrib.auth.backends.ModelBackend")
                 return redirect("home")

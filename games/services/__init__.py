@@ -16,7 +16,7 @@ engine, writes, and dispatches side effects only ``on_commit``. A refused action
 from ..selectors import current_state, initial_state
 from .adjudicate import table_adjudicate, table_correct_result
 from .moves import MoveOutcome, move_submit, normalize
-from .players import display_name_check, guest_create, player_register, player_rename
+from .players import display_name_check, guest_create, player_register, player_rename, username_check
 from .records import record_text, table_import_record
 from .rematch import table_rematch
 from .tables import bot_invite, bot_invite_account, game_resign, seat_join, seat_leave, table_create
@@ -48,4 +48,5 @@ __all__ = [
     "table_create",
     "table_import_record",
     "table_rematch",
+    "username_check",
 ]

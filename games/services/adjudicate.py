@@ -18,7 +18,7 @@ from common.errors import Conflict, InvalidInput
 from ..events import game_finished
 from ..models import Seat, Table
 from ..selectors import current_state, game_result
-from .transitions import announce_change, locked_table
+from .transitions import abort_rating_if_unmoved, announce_change, locked_table
 
 #: ``Table.end_reason`` of a table whose result an official entered or corrected.
 ADJUDICATED = "adjudicated"
@@ -50,11 +50,13 @@ def _apply(table: Table, ranks: dict[int, int], markers: dict[int, int]) -> None
     winners = [s for s, r in ranks.items() if r == 1]
     table.winner_seat = winners[0] if len(winners) == 1 else None
     table.end_reason = ADJUDICATED
+    aborted = {"aborted": True} if (table.result or {}).get("aborted") else {}  # stays aborted
     table.result = {
         "ranking": {str(s): r for s, r in sorted(ranks.items())},
         "scores": {str(s): n for s, n in sorted(markers.items())},
         "winner": table.winner_seat,
         "end": ADJUDICATED,
+        **aborted,
     }
     seats = list(Seat.objects.filter(table=table).order_by("number"))
     for seat in seats:
@@ -81,9 +83,9 @@ def table_adjudicate(*, table_id: int, ranks: dict[int, int]) -> Table:
     table.to_move = None
     table.deadline = None
     _apply(table, ranks, markers)
-    table.save(
-        update_fields=["status", "finished_at", "to_move", "deadline", "winner_seat", "end_reason", "result"]
-    )
+    fields = ["status", "finished_at", "to_move", "deadline", "winner_seat", "end_reason", "result"]
+    # A seat that never moved: the table is aborted, rated for nobody (the event still scores it).
+    table.save(update_fields=fields + abort_rating_if_unmoved(table))
 
     def announce() -> None:
         result = game_result(table_id)

@@ -8,6 +8,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from common.errors import Conflict, InvalidInput
@@ -18,11 +19,9 @@ from ..models import Player
 
 def player_register(*, username: str, password: str, display_name: str = "") -> Player:
     """A new account and its player (every account gets one: ``games.receivers``)."""
-    User = get_user_model()
-    if User.objects.filter(username__iexact=username).exists():
-        raise Conflict(_("the username %(username)s is taken") % {"username": repr(username)})
+    username_check(username)
     name = display_name_check(display_name or username)
-    user = User(username=username)
+    user = get_user_model()(username=username)
     try:
         validate_password(password, user)
     except ValidationError as exc:
@@ -34,6 +33,25 @@ def player_register(*, username: str, password: str, display_name: str = "") -> 
         except IntegrityError:
             raise Conflict(_("the username %(username)s is taken") % {"username": repr(username)}) from None
         return player_rename(player=user.player, display_name=name)
+
+
+def username_check(username: str) -> None:
+    """Refuse a username that is taken, looks like one that is taken ("аlice" with a Cyrillic а
+    for "alice": the same ``games.names.name_key``), was a deleted account's within
+    ``USERNAME_HOLD_DAYS``, or is of the form deleted accounts had ("deleted-12")."""
+    why = names.reserved_username(username)
+    if why:
+        raise InvalidInput(f"username: {why}", fields={"username": [why]})
+    key = names.name_key(username)
+    # A deleted account's hold that ran out frees its username's key.
+    Player.objects.filter(username_key=key, username_held_until__lt=timezone.now()).update(
+        username_key=None, username_held_until=None
+    )
+    if (
+        get_user_model().objects.filter(username__iexact=username).exists()
+        or Player.objects.filter(username_key=key).exists()
+    ):
+        raise Conflict(_("the username %(username)s is taken") % {"username": repr(username)})
 
 
 def display_name_check(display_name: str, *, player: Player | None = None) -> str:

@@ -9,6 +9,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from common.errors import InvalidInput
+from common.validation import ascii_int_or_none
 from engine.records import Record, RecordError, parse_record
 
 from ..models import Move, Player, Seat, Table
@@ -35,6 +36,10 @@ def record_text(table: Table) -> str:
     return record.to_text()
 
 
+#: The largest ply limit of an imported table: as of a table made through the API (``TableIn``).
+PLY_LIMIT_MAX = 10000
+
+
 @transaction.atomic
 def table_import_record(*, text: str, imported_by: Player, rated: bool = False) -> Table:
     """Create a finished table from a game record (staff only; checked by the caller)."""
@@ -46,6 +51,9 @@ def table_import_record(*, text: str, imported_by: Player, rated: bool = False) 
         raise InvalidInput(_("the record does not replay: %(error)s") % {"error": exc}) from None
     if not final.is_over:
         raise InvalidInput(_("only finished games can be imported: the record's game is not over"))
+    if not 1 <= record.ply_limit <= PLY_LIMIT_MAX:
+        # Translators: PlyLimit is a header name of a game record: keep it.
+        raise InvalidInput(_("the record's PlyLimit must be between 1 and %(max)d") % {"max": PLY_LIMIT_MAX})
     players: list[Player] = []
     for number in range(1, record.players + 1):
         name = record.headers.get(f"Seat{number}")
@@ -82,9 +90,10 @@ def table_import_record(*, text: str, imported_by: Player, rated: bool = False) 
     moves = []
     for seq, action in enumerate(record.actions):
         kind, _space, who = action.partition(" ")
-        if kind in ("resign", "timeout") and who.isdigit():
-            state = state.eliminate(int(who), kind)
-            moves.append(Move(table=table, seq=seq, seat=int(who), kind=kind, notation=""))
+        seat = ascii_int_or_none(who, hi=4) if kind in ("resign", "timeout") else None
+        if seat is not None:
+            state = state.eliminate(seat, kind)
+            moves.append(Move(table=table, seq=seq, seat=seat, kind=kind, notation=""))
         else:
             seat_number = state.to_move
             state = state.play(action)

@@ -40,7 +40,8 @@ def table_rematch(*, table_id: int, player: Player) -> Table:
             players=table.players,
             edition=table.edition or "302",
             ply_limit=table.ply_limit,
-            rated=table.rated,
+            # An aborted rated table (a seat never moved) is no longer rated; its rematch is, as it was.
+            rated=table.rated or bool((table.result or {}).get("aborted")),
             seat=seat,
             time_control=table.time_control,
             no_show=table.no_show,

@@ -4,17 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.module_loading import import_string
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 import engine
 from common.errors import Conflict, Forbidden, InvalidInput
 
+from .. import rated_pairs
 from ..clocks import TimeControl
 from ..engine_words import translate_illegal
-from ..errors import TableNotActive
+from ..errors import BotMatchRefused, TableNotActive
 from ..guests import require_verified_email
 from ..housebots import bots_levels, house_bot
 from ..models import Move, Player, Seat, Table
@@ -110,8 +113,12 @@ def table_create(
 
 
 @transaction.atomic
-def seat_join(*, table_id: int, player: Player, seat: int | None = None) -> Table:
-    """Take a seat (the lowest free one unless ``seat`` is given); start when full."""
+def seat_join(*, table_id: int, player: Player, seat: int | None = None, event: bool = False) -> Table:
+    """Take a seat (the lowest free one unless ``seat`` is given); start when full.
+
+    At a rated table the same two players may not meet more than ``RATED_GAMES_SAME_PLAYERS_PER_DAY``
+    times a day (``games.rated_pairs``), unless ``event``: an organised event (tournament round,
+    ladder challenge) seats its pairings, which its organisers chose."""
     table = locked_table(table_id)
     if table.status != Table.Status.OPEN:
         raise TableNotActive(
@@ -139,6 +146,8 @@ def seat_join(*, table_id: int, player: Player, seat: int | None = None) -> Tabl
             _("seat %(seat)s at table %(table)s is taken; free seats: %(free)s")
             % {"seat": seat, "table": table_id, "free": free}
         )
+    if not event:
+        rated_pairs.require_room(table, player)
     Seat.objects.create(table=table, number=seat, player=player, colour=Seat.COLOURS[seat])
     if len(taken) + 1 == table.players:
         _start(table)
@@ -182,7 +191,38 @@ def bot_invite(*, table_id: int, player: Player, level: str, seat: int | None = 
         bot = house_bot(level, not_at_table=table.pk)
     except ValueError as exc:
         raise InvalidInput(str(exc)) from None
+    if _fills_with_house_bots_only(table):
+        _bot_match_gate()(player=player, table=table)
     return seat_join(table_id=table.pk, player=bot, seat=seat)
+
+
+def _fills_with_house_bots_only(table: Table) -> bool:
+    """Would one more house bot fill ``table`` (locked) with house bots only: a bot match, every
+    move of it played by the bot workers? A person or an outside bot account (a program its owner
+    runs through the API) at the table makes it a game against the bots instead."""
+    seated = list(Seat.objects.filter(table=table).values_list("player__is_bot", "player__bot_level"))
+    return len(seated) + 1 == table.players and all(is_bot and level for is_bot, level in seated)
+
+
+def _bot_match_gate() -> Any:
+    """Who may start a bot match (``BOT_MATCH_GATE``, called with ``player`` and the locked
+    ``table``; it raises to refuse). The rule and the organisers' daily limit live in
+    ``tournaments`` (organisers, ``tournaments.botmatches``), which games must not import; without
+    the setting only staff may."""
+    path = getattr(settings, "BOT_MATCH_GATE", "")
+    return import_string(path) if path else _staff_only
+
+
+def _staff_only(*, player: Player, table: Table) -> None:
+    if not player.user.is_staff:
+        raise BotMatchRefused(str(BOT_MATCHES_FOR_ORGANISERS))
+
+
+#: Why a table cannot be filled with house bots only (the gate's refusal for everyone but organisers).
+BOT_MATCHES_FOR_ORGANISERS = gettext_lazy(
+    "a table of house bots only is a bot match, and bot matches are for organisers: take a seat "
+    "yourself, or ask staff for the organiser role at /organiser/request/"
+)
 
 
 @transaction.atomic

@@ -19,7 +19,7 @@ from .. import dispatch, rows
 from ..clocks import SeatClock, TimeControl, time_available
 from ..errors import NotSeated
 from ..events import game_finished, send_after_commit, table_changed, turn_started
-from ..models import Player, Seat, Table
+from ..models import Move, Player, Seat, Table
 from ..selectors import game_result
 
 ELIMINATION_REASONS = {
@@ -171,6 +171,7 @@ def finish(table: Table, state: engine.State, now: Any) -> list[str]:
         seat.rank = ranking[seat.number]
         seat.markers = scores[seat.number]
     Seat.objects.bulk_update(seats, ["rank", "markers"])
+    aborted = abort_rating_if_unmoved(table)
     table_id = table.pk
 
     def announce() -> None:
@@ -180,4 +181,23 @@ def finish(table: Table, state: engine.State, now: Any) -> list[str]:
         game_finished.send(sender=Table, result=result)
 
     transaction.on_commit(announce)
-    return ["status", "finished_at", "end_reason", "winner_seat", "result"]
+    return ["status", "finished_at", "end_reason", "winner_seat", "result", *aborted]
+
+
+def abort_rating_if_unmoved(table: Table) -> list[str]:
+    """A rated table that ends before every seat has made a move is *aborted*: rated for nobody.
+
+    As on lichess: otherwise two accounts of one person farm a rating by resigning at ply 0
+    (issue 29). The ranks stand (a tournament or ladder still scores the table: a no-show's forfeit
+    counts in the event), but ``rated`` becomes false and the result says ``"aborted": true``, so
+    the ratings never see the table and the API and pages say why it was not rated. Call it once
+    the table's ``result`` is set; returns the fields it changed."""
+    if not table.rated:
+        return []
+    moves = Move.objects.filter(table=table, kind=Move.Kind.MOVE).order_by()
+    moved = set(moves.values_list("seat", flat=True).distinct())
+    if moved >= set(range(1, table.players + 1)):
+        return []
+    table.rated = False
+    table.result = {**(table.result or {}), "aborted": True}
+    return ["rated"]

@@ -19,7 +19,7 @@ from accounts.models import Account, Notification, OutgoingMail
 from accounts.notify import send_digests, set_email_mode
 from games import services as games
 from games.models import Table
-from tests.games.conftest import Actor, ladder_for, play_random, started_table
+from tests.games.conftest import Actor, every_seat_moves, ladder_for, play_random, started_table
 from tournaments import ladders
 from tournaments.models import Challenge
 
@@ -110,7 +110,8 @@ def test_a_changed_address_is_verified_again_and_the_old_one_stays_until_then(
     verified(alice, "alice@example.org")
     browser = Client()
     browser.force_login(alice.player.user)
-    browser.post("/accounts/settings/", {"action": "email", "email": "alice@new.example"})
+    change = {"action": "email", "email": "alice@new.example", "password": "correct-horse-9"}
+    browser.post("/accounts/settings/", change)
     user = get_user_model().objects.get(pk=alice.player.user_id)
     account = Account.objects.get(user=user)
     assert user.email == "alice@example.org" and account.email_verified_at is not None
@@ -312,7 +313,7 @@ def test_time_running_low_is_said_at_24_hours_and_at_1_hour(db: None, alice: Act
 def test_a_finished_game_tells_each_player_the_result_and_rating_change(
     db: None, alice: Actor, bob: Actor
 ) -> None:
-    table = started_table([alice, bob], game="shacru")
+    table = every_seat_moves(started_table([alice, bob], game="shacru"))
     games.game_resign(table_id=table.pk, player=bob.player)
     browser = Client()
     browser.force_login(alice.player.user)

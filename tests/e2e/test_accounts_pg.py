@@ -174,7 +174,7 @@ def test_the_settings_pages_save_name_notifications_and_end_another_session(
     # Notifications: the round pairing by daily digest.
     alice.get_by_role("navigation", name="settings").get_by_role("link", name="Notifications").click()
     expect(alice).to_have_url(f"{live_server.url}/accounts/settings/notifications/")
-    expect(alice.locator("table.prefs tbody tr")).to_have_count(8)
+    expect(alice.locator("table.prefs tbody tr")).to_have_count(9)
     expect(alice.locator("#id_round")).to_have_value("immediate")
     alice.get_by_label("Your event's round is paired, or you got a bye").select_option(label="daily digest")
     alice.get_by_role("button", name="Save", exact=True).click()

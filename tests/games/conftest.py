@@ -87,6 +87,15 @@ def play_random(table: Table, players: dict[int, Player], plies: int | None, see
     return table
 
 
+def every_seat_moves(table: Table, seed: int = 1) -> Table:
+    """Each seat of a started table plays one random legal move, in turn: a rated table that ends
+    before every seat has moved is aborted and rated for nobody (issue 29), so a test that resigns
+    to get a rated result moves first."""
+    table.refresh_from_db()
+    players = {s.number: s.player for s in table.seats.select_related("player")}
+    return play_random(table, players, plies=table.ply + table.players, seed=seed)
+
+
 def as_organiser(player: Any) -> Any:
     """Grant ``player`` the organiser role (staff do that in the service) and return them."""
     from tournaments.models import OrganiserRole

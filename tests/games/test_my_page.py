@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from django.db import connection
@@ -218,8 +219,9 @@ def test_anonymous_visitors_see_the_lobby(alice: Actor, bob: Actor) -> None:
 
 
 def test_my_page_reads_a_fixed_number_of_queries(
-    club: tuple[Actor, League], alice: Actor, make_actor: Callable[..., Actor]
+    club: tuple[Actor, League], alice: Actor, make_actor: Callable[..., Actor], settings: Any
 ) -> None:
+    settings.RATED_GAMES_SAME_PLAYERS_PER_DAY = 0  # many rated tables with the same rivals
     organiser, league = club
     others = [make_actor(f"rival{i}") for i in range(8)]
     ladder = ladder_with(club, alice, *others[:2], name="First ladder")

@@ -73,6 +73,13 @@ class Uvicorn:
                     "--port",
                     str(self.port),
                     "--no-access-log",
+                    # As scripts/run: no proxy in front, so X-Forwarded-For is the client's own
+                    # words (the service reads it only from TRUSTED_PROXIES, as gunicorn's side).
+                    "--no-proxy-headers",
+                    # As scripts/run: open streams never end by themselves, so a stopping server
+                    # waits this long for them, then ends them (SIGTERM: stop()).
+                    "--timeout-graceful-shutdown",
+                    "2",
                 ],
                 cwd=ROOT,
                 env=self.env,

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from games import services as games
-from live.reads import _topic_version, valid_topic
+from live.reads import _topic_version, parse_topic
 from tests.games.conftest import Actor, as_organiser, started_table
 from tournaments import ladders
 from tournaments import services as clubs
@@ -64,7 +64,16 @@ def test_event_and_ladder_versions(alice: Actor, bob: Actor) -> None:
         ("ladder:x", False),
         ("table:1", False),
         ("", False),
+        # ASCII digits as the pages write them, within 64 bits: one channel per topic, no traceback.
+        ("player:\u00b2", False),
+        ("tournament:\u0663", False),
+        ("ladder:05", False),
+        ("ladder:+5", False),
+        ("ladder: 5", False),
+        (f"player:{2**63 - 1}", True),
+        (f"player:{2**63}", False),
+        ("player:" + "9" * 40, False),
     ],
 )
 def test_only_known_topics_are_valid(topic: str, ok: bool, **_: Any) -> None:
-    assert valid_topic(topic) is ok
+    assert (parse_topic(topic) is not None) is ok

@@ -24,7 +24,7 @@ from common import metrics
 from common.metrics import Readings, ReadingsCollector
 from games import services
 from games.models import Table
-from tests.games.conftest import Actor, started_table
+from tests.games.conftest import Actor, every_seat_moves, started_table
 
 ROOT = Path(__file__).resolve().parents[2]
 GRACE = timedelta(seconds=settings.CLOCK_GRACE_SECONDS)
@@ -118,7 +118,7 @@ def test_an_abort_and_a_rating_update_are_counted(
         assert services.clock_timeout_apply(table_id=table.pk, now=late) == "aborted"
     # Counted once committed: a timeout applied in a transaction rolled back is not counted.
     middle = scrape()
-    finished = started_table([alice, bob], "shacru")
+    finished = every_seat_moves(started_table([alice, bob], "shacru"))  # else aborted, not rated
     services.game_resign(table_id=finished.pk, player=bob.player)
     assert ratings.tasks.rate_pending.apply().get() == 1
     after = scrape()

@@ -16,15 +16,18 @@ from ratings.environment import PROVISIONAL_SIGMA
 from ratings.models import Rating, RatingChange
 from ratings.tasks import rate_pending
 
+from ..games.conftest import every_seat_moves
 from ..tournaments.test_read_side import check, schema_of
 
 
 def rated_tables(players: list[Player], tables: int, game: str = "pacru") -> None:
-    """``tables`` finished rated 2-player tables among ``players`` (the first seat resigns), rated."""
+    """``tables`` finished rated 2-player tables among ``players`` (each seat moves, then the first
+    resigns), rated."""
     for i in range(tables):
         a, b = players[i % len(players)], players[(i + 1) % len(players)]
         table = games.table_create(creator=a, game=game, players=2)
         games.seat_join(table_id=table.pk, player=b)
+        every_seat_moves(table)
         games.game_resign(table_id=table.pk, player=a)
     rate_pending()
 

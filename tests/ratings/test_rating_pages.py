@@ -22,7 +22,7 @@ from ratings.services import apply_pending
 from tournaments import ladders, selectors, services
 from tournaments.models import Ladder, League, Round, Tournament
 
-from ..games.conftest import Actor, as_organiser
+from ..games.conftest import Actor, as_organiser, every_seat_moves
 
 pytestmark = pytest.mark.django_db
 
@@ -206,6 +206,7 @@ def test_ratings_on_the_player_page_are_on_the_display_scale(alice: Actor, bob: 
     for _ in range(2):
         table = games.table_create(creator=bob.player, game="pacru", players=2)
         games.seat_join(table_id=table.pk, player=alice.player)
+        every_seat_moves(table)
         games.game_resign(table_id=table.pk, player=bob.player)  # Alice wins twice
     apply_pending("pacru")
     r = Rating.objects.get(player=alice.player, game="pacru")

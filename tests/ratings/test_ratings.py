@@ -21,7 +21,7 @@ from games.selectors import game_result
 from ratings import environment, services
 from ratings.models import Rating, RatingChange, RatingUpdate
 from ratings.tasks import rate_pending, rate_table
-from tests.games.conftest import Actor
+from tests.games.conftest import Actor, every_seat_moves
 
 T0 = timezone.now() - timedelta(days=10)
 
@@ -195,6 +195,7 @@ def test_match_quality_depends_on_table_size(people: list[Player]) -> None:
 def test_a_finished_game_is_rated_through_the_event(alice: Actor, bob: Actor) -> None:
     table = game_services.table_create(creator=alice.player, game="shacru", players=2)
     game_services.seat_join(table_id=table.pk, player=bob.player)
+    every_seat_moves(table)
     game_services.game_resign(table_id=table.pk, player=bob.player)
     # the test database runs each test in a transaction: deliver the on-commit event by hand
     result = game_result(table.pk)

@@ -13,13 +13,16 @@ from games.models import Table
 from tournaments import selectors, services
 from tournaments.models import Registration, Round, Tournament
 
-from ..games.conftest import Actor, as_organiser
+from ..games.conftest import Actor, as_organiser, every_seat_moves
 
 
 def finish_by_resignations(table_id: int, order: list[int]) -> None:
-    """End a table by having its seats resign in ``order`` (the last one left wins)."""
+    """End a table by having its seats resign in ``order`` (the last one left wins). At a rated
+    table every seat moves once first: else the game is aborted and rated for nobody."""
     table = Table.objects.get(pk=table_id)
     seats = dict(table.seats.values_list("number", "player"))
+    if table.rated:
+        every_seat_moves(table)
     from games.models import Player
 
     for number in order[:-1]:

@@ -8,9 +8,12 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
+from accounts import kinds
+from accounts.models import Notification
 from games.models import Table
+from tournaments import organiser_actions as actions
 from tournaments import selectors, services
-from tournaments.models import Registration, Round
+from tournaments.models import AuditEntry, LateEntryInvitation, Registration, Round
 from tournaments.standings import TableResult, Unplayed, standings
 
 from ..games.conftest import Actor
@@ -92,7 +95,10 @@ def test_an_organiser_enters_a_player_late_and_they_are_paired_from_the_next_rou
     t.refresh_from_db()
     late = make_actor("latecomer")
     # During round 1: the entry starts with round 2; round 1 counts as missed.
-    reg = services.late_entry(tournament_id=t.pk, player=late.player, by=org.player, missed=missed)
+    invitation = services.late_entry(tournament_id=t.pk, player=late.player, by=org.player, missed=missed)
+    assert invitation.status == "pending" and not Registration.objects.filter(player=late.player).exists()
+    services.late_entry_answer(invitation_id=invitation.pk, by=late.player, accept=True)
+    reg = Registration.objects.get(tournament=t, player=late.player)
     assert (reg.joined_round, reg.missed_points, reg.status) == (2, points, "checked_in")
     row = {r.player: r for r in selectors.current_standings(t)}[late.player.pk]
     assert row.points == points and row.played == 0
@@ -133,6 +139,7 @@ def test_late_entries_are_refused_where_they_cannot_work(
     with pytest.raises(services.Conflict, match="no round left"):
         services.late_entry(tournament_id=t.pk, player=late.player, by=org.player)
     assert not Registration.objects.filter(tournament=t, player=late.player).exists()
+    assert not LateEntryInvitation.objects.exists(), "a refused late entry invites nobody"
 
     rr = services.tournament_create(
         organiser=org.player,
@@ -163,8 +170,19 @@ def test_late_entry_through_the_api_and_the_dashboard(
     assert bad.status_code == 400 and "missed" in str(bad.json())
     assert org.post(url, {"player": 999999}).status_code == 404
     ok = org.post(url, {"player": late.player.pk, "missed": "half"})
-    assert ok.status_code == 200, ok.json()
-    entry = next(r for r in ok.json()["registrations"] if r["player"] == late.player.pk)
+    assert ok.status_code == 201, ok.json()
+    assert (ok.json()["status"], ok.json()["player"], ok.json()["missed"]) == (
+        "pending",
+        late.player.pk,
+        "half",
+    )
+    assert org.post(url, {"player": late.player.pk}).status_code == 409, "invited already"
+    mine = late.get("/api/v1/late-entry-invitations/").json()
+    assert [i["id"] for i in mine] == [ok.json()["id"]] and mine[0]["event"] == t.name
+    answer = late.post(f"/api/v1/late-entry-invitations/{ok.json()['id']}/accept/")
+    assert answer.status_code == 200 and answer.json()["status"] == "accepted", answer.json()
+    detail = org.get(f"/api/v1/tournaments/{t.pk}/").json()
+    entry = next(r for r in detail["registrations"] if r["player"] == late.player.pk)
     assert (entry["joined_round"], entry["missed_points"]) == (2, 0.5)
     assert org.post(url, {"player": late.player.pk}).status_code == 409
 
@@ -175,8 +193,113 @@ def test_late_entry_through_the_api_and_the_dashboard(
     page = client.get("/organiser/").content.decode()
     assert "Enter late" in page and other.player.display_name in page
     form = {"player": other.player.pk, "missed": "zero"}
-    client.post(reverse("dashboard-action", args=[t.pk, "late-entry"]), form)
+    done = client.post(reverse("dashboard-action", args=[t.pk, "late-entry"]), form, follow=True)
+    assert "is invited to enter" in done.content.decode()
+    assert not Registration.objects.filter(tournament=t, player=other.player).exists()
+    # The invited member answers on the event page.
+    client.force_login(other.player.user)
+    page = client.get(f"/tournaments/{t.pk}/").content.decode()
+    assert 'id="late-invitation"' in page and "You are entered only if you accept" in page
+    done = client.post(reverse("event-late-entry", args=[t.pk, "accept"]), follow=True)
+    assert "You are entered into" in done.content.decode()
     assert Registration.objects.get(tournament=t, player=other.player).joined_round == 2
     page = client.get(f"/tournaments/{t.pk}/").content.decode()
     assert "entered late: plays from round 2, 0.5 points per missed round" in page
     assert "entered late: plays from round 2, no points per missed round" in page
+
+
+# ------------------------------------------------------------------ consent (issue 29, finding 13)
+
+
+def _running_swiss(make_actor: Callable[..., Actor], capture: Any, rounds: int = 3) -> tuple[Actor, Any]:
+    org, t, _ = make_event(make_actor, 4, seats=2, format="swiss", rounds=rounds)
+    with capture(execute=True):
+        services.start(tournament_id=t.pk, by=org.player)
+    t.refresh_from_db()
+    return org, t
+
+
+def test_an_organisers_late_entry_is_an_invitation_told_audited_and_answered_by_the_player_only(
+    make_actor: Callable[..., Actor], django_capture_on_commit_callbacks: Any
+) -> None:
+    org, t = _running_swiss(make_actor, django_capture_on_commit_callbacks)
+    late, nosy, staff = make_actor("consent-late"), make_actor("consent-nosy"), make_actor("consent-st", True)
+    with django_capture_on_commit_callbacks(execute=True):
+        r = org.post(f"/api/v1/tournaments/{t.pk}/late-entry/", {"player": late.player.pk})
+    assert r.status_code == 201 and r.json()["status"] == "pending"
+    invitation = r.json()["id"]
+    assert not Registration.objects.filter(tournament=t, player=late.player).exists(), "not without consent"
+    entry = AuditEntry.objects.get(tournament=t, action="late entry invited")
+    assert entry.by == org.player and entry.detail["player"] == late.player.pk
+    line = actions.audit_log(t)[0]
+    assert line.what.startswith(f"invited {late.player.display_name} to enter late, from round 2")
+    told = Notification.objects.get(user=late.player.user, kind="late_entry")
+    assert told.url == f"/tournaments/{t.pk}/" and told.params["invitation"] == invitation
+    assert (
+        kinds.title(told.kind, told.params)
+        == f"{org.player.display_name} invites you to enter Event late, from round 2"
+    )
+    for someone in (nosy, org, staff):
+        refused = someone.post(f"/api/v1/late-entry-invitations/{invitation}/accept/")
+        assert refused.status_code == 403, (someone.player.display_name, refused.json())
+    assert late.post(f"/api/v1/late-entry-invitations/{invitation}/maybe/").status_code == 404
+    assert late.post("/api/v1/late-entry-invitations/999999/accept/").status_code == 404
+    assert LateEntryInvitation.objects.get(pk=invitation).status == "pending"
+    assert not Registration.objects.filter(tournament=t, player=late.player).exists()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        r = late.post(f"/api/v1/late-entry-invitations/{invitation}/decline/")
+    assert r.status_code == 200 and r.json()["status"] == "declined"
+    assert not Registration.objects.filter(tournament=t, player=late.player).exists()
+    assert AuditEntry.objects.filter(tournament=t, action="late entry declined", by=late.player).exists()
+    answer = Notification.objects.get(user=org.player.user, kind="late_entry")
+    assert kinds.title(answer.kind, answer.params).startswith(f"{late.player.display_name} declined")
+    assert late.post(f"/api/v1/late-entry-invitations/{invitation}/accept/").status_code == 409
+    again = org.post(f"/api/v1/tournaments/{t.pk}/late-entry/", {"player": late.player.pk})
+    assert again.status_code == 409 and "not asked again" in again.json()["detail"]
+
+
+def test_an_accepted_invitation_enters_from_the_round_after_the_one_then_played(
+    make_actor: Callable[..., Actor], django_capture_on_commit_callbacks: Any
+) -> None:
+    org, t = _running_swiss(make_actor, django_capture_on_commit_callbacks, rounds=4)
+    late = make_actor("slow-answer")
+    invitation = services.late_entry(tournament_id=t.pk, player=late.player, by=org.player)
+    play_round(t, django_capture_on_commit_callbacks)
+    assert t.current_round == 2
+    with django_capture_on_commit_callbacks(execute=True):
+        services.late_entry_answer(invitation_id=invitation.pk, by=late.player, accept=True)
+    reg = Registration.objects.get(tournament=t, player=late.player)
+    assert (reg.joined_round, reg.status) == (3, "checked_in")
+    entry = AuditEntry.objects.get(tournament=t, action="late entry accepted")
+    assert entry.by == late.player and entry.detail["round"] == 3
+    told = Notification.objects.get(user=org.player.user, kind="late_entry")
+    assert told.params["status"] == "accepted" and told.params["round"] == 3
+    row = {r.player: r for r in selectors.current_standings(t)}[late.player.pk]
+    assert row.played == 0 and row.points == 0
+
+
+def test_an_invitation_accepted_too_late_enters_nobody(
+    make_actor: Callable[..., Actor], django_capture_on_commit_callbacks: Any
+) -> None:
+    org, t = _running_swiss(make_actor, django_capture_on_commit_callbacks, rounds=2)
+    late = make_actor("too-late")
+    invitation = services.late_entry(tournament_id=t.pk, player=late.player, by=org.player)
+    play_round(t, django_capture_on_commit_callbacks)
+    assert t.current_round == 2, "the last round is paired: no round left to join"
+    r = late.post(f"/api/v1/late-entry-invitations/{invitation.pk}/accept/")
+    assert r.status_code == 409 and "no round left" in r.json()["detail"]
+    assert not Registration.objects.filter(tournament=t, player=late.player).exists()
+    assert LateEntryInvitation.objects.get(pk=invitation.pk).status == "pending"
+
+
+def test_an_organiser_entering_themself_late_needs_no_invitation(
+    make_actor: Callable[..., Actor], django_capture_on_commit_callbacks: Any
+) -> None:
+    org, t = _running_swiss(make_actor, django_capture_on_commit_callbacks)
+    r = org.post(f"/api/v1/tournaments/{t.pk}/late-entry/", {"player": org.player.pk, "missed": "half"})
+    assert r.status_code == 201 and r.json()["status"] == "accepted", r.json()
+    reg = Registration.objects.get(tournament=t, player=org.player)
+    assert (reg.joined_round, reg.missed_points) == (2, 0.5)
+    entry = AuditEntry.objects.get(tournament=t, action="late entry")
+    assert entry.by == org.player and entry.detail["missed"] == "half"

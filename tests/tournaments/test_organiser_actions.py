@@ -236,3 +236,37 @@ def test_standings_and_crosstable_csv_and_the_records_zip(
     assert len(archive.namelist()) == len(all_tables) == 4
     first = archive.read(f"round-01-board-01-table-{tables[0].pk}.txt").decode()
     assert first == games.record_text(Table.objects.get(pk=tables[0].pk))
+
+
+FORMULA_NAMES = ['=HYPERLINK("http://x","y")', "+1", "-2", "@SUM(A1)", "\tx", "\rx"]
+
+
+def test_exports_quote_names_that_would_start_a_spreadsheet_formula(
+    club: tuple[Player, League], make_actor: Callable[..., Actor], django_capture_on_commit_callbacks: Any
+) -> None:
+    """CSV injection (OWASP): a text cell starting with = + - @ tab or CR gets a ' in front, in every
+    export; ordinary names and the numbers the service writes are left as they are."""
+    t, players = running(club, make_actor, django_capture_on_commit_callbacks, 7, rounds=2, rated=False)
+    for player, name in zip(players, [*FORMULA_NAMES, "Ann Smith"], strict=True):
+        Player.objects.filter(pk=player.pk).update(display_name=name)
+    for table in current_tables(t):
+        with django_capture_on_commit_callbacks(execute=True):
+            finish_by_resignations(table.pk, [1, 2])
+    t.refresh_from_db()
+    expected = {f"'{name}" for name in FORMULA_NAMES} | {"Ann Smith"}
+    for export in (actions.standings_csv, actions.crosstable_csv):
+        rows = list(csv.reader(io.StringIO(export(t), newline="")))
+        assert {row[1] for row in rows[1:]} == expected, export.__name__
+        for row in rows[1:]:
+            assert row[0].isdigit() and float(row[2]) in (0.0, 1.0), "numbers stay numbers"
+    standings = list(csv.reader(io.StringIO(actions.standings_csv(t), newline="")))
+    assert all(float(cell) >= 0 for row in standings[1:] for cell in row[2:]), "tie-breaks unquoted"
+
+
+def test_the_csv_helper_quotes_text_cells_only() -> None:
+    from common.spreadsheet import csv_text
+
+    text = csv_text([[-1, -2.5, 3, "-2", "=1+1", "a,b", "plain", None, '@"q"']])
+    assert list(csv.reader(io.StringIO(text, newline=""))) == [
+        ["-1", "-2.5", "3", "'-2", "'=1+1", "a,b", "plain", "", '\'@"q"']
+    ]

@@ -25,7 +25,7 @@ from tournaments import ladders
 from tournaments import services as events
 from tournaments.models import Round, Tournament
 
-from ..games.conftest import Actor, as_organiser
+from ..games.conftest import Actor, as_organiser, every_seat_moves
 
 OnCommit = Callable[..., Any]
 
@@ -50,6 +50,7 @@ def finish_round(t: Tournament, number: int, on_commit: OnCommit) -> None:
         ):
             seat = table.seats.order_by("number").first()
             assert seat is not None
+            every_seat_moves(table)  # else the game is aborted and rated for nobody
             games.game_resign(table_id=table.pk, player=seat.player)
 
 
