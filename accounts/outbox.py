@@ -33,6 +33,7 @@ from django.db.models import F, Q
 from django.utils import timezone, translation
 
 from common import tasks as task_sender
+from common.retention import delete_in_batches
 
 from .models import OutgoingMail
 
@@ -211,9 +212,9 @@ def send_due(limit: int = 200) -> dict[str, int]:
     return counts
 
 
-def forget_sent(days: float) -> int:
-    """Delete sent and cancelled mails older than ``days`` (their bodies hold reset links)."""
-    cutoff = timezone.now() - timedelta(days=days)
+def forget_sent(days: float, now: datetime | None = None) -> int:
+    """Delete sent, cancelled and given-up mails older than ``days`` (their bodies hold reset
+    links), a batch at a time; pending ones are kept whatever their age."""
+    cutoff = (now or timezone.now()) - timedelta(days=days)
     done = [OutgoingMail.Status.SENT, OutgoingMail.Status.CANCELLED, OutgoingMail.Status.FAILED]
-    deleted, _ = OutgoingMail.objects.filter(status__in=done, created_at__lt=cutoff).delete()
-    return deleted
+    return delete_in_batches(OutgoingMail.objects.filter(status__in=done, created_at__lt=cutoff))

@@ -21,3 +21,9 @@ def mail_sweep() -> dict[str, int]:
 @shared_task(name="accounts.tasks.notify_sweep")
 def notify_sweep() -> dict[str, int]:
     return sweeps.notify_sweep()
+
+
+@shared_task(name="accounts.tasks.retention_sweep")
+def retention_sweep() -> dict[str, int]:
+    """Daily: old mails, notifications and sessions deleted (``accounts.sweeps.retention_sweep``)."""
+    return sweeps.retention_sweep()

@@ -1,7 +1,7 @@
 """Fault matrix: clocks and bots end to end while things go wrong (not a test; prints figures).
 
 It runs the production profile on instances of its own: a ``redis-server`` on a free port
-(6390 and up, nothing kept on disk), a PostgreSQL database ``pacru_faultbench`` (dropped and
+(nothing kept on disk), a PostgreSQL database ``pacru_faultbench`` (dropped and
 made again on every run), gunicorn serving ``config.wsgi`` (``-c config/gunicorn.py``, two
 workers), two Celery workers (``clocks,default,slow`` and ``bots``, two processes each) and
 Celery beat, with short grace and sweep periods. Then, for each fault, it makes fresh tables
@@ -23,7 +23,14 @@ have been applied, and reads the outcome back from the database:
 * ``redis-down-writes``     Redis down ~5 s while players move through the API (HTTP statuses,
                             readiness 503 / liveness 200 during the outage);
 * ``bot-worker-killed``     human-vs-search-bot tables (~1 s per bot move), SIGKILL the bot worker
-                            mid-search, start a new one: stranded bot turns, bot moves doubled.
+                            mid-search, start a new one: stranded bot turns, bot moves doubled;
+* ``live-killed``           ``--watchers`` browser-like watchers (EventSource: on a lost connection
+                            they wait the server's ``retry:`` and reconnect with ``Last-Event-ID``)
+                            hold ``/live/tables/<id>/`` streams of the live (ASGI) service while
+                            players move through the API; SIGKILL the live service, start it again
+                            ``--down`` s later: reconnect time p50/p99, events lost (a watcher that
+                            does not end on its table's final version), moves made during the
+                            outage delivered after the reconnect as the current state.
 
 Per fault it prints: tables, timeouts applied, doubled (a seat flagged twice, more timeouts than
 seats, or Seat rows disagreeing), missed (active with its deadline long past), early (applied
@@ -39,11 +46,13 @@ path applied each timeout: the ETA ``clock_check``, the ``clock_sweep`` or a req
     .venv/bin/python bench/faults.py --faults baseline,redis-restart --tables 12
     .venv/bin/python bench/faults.py --faults redis-restart,redis-down-writes --throttled
     .venv/bin/python bench/faults.py --tables 40 --spread 20
+    .venv/bin/python bench/faults.py --faults live-killed --watchers 5000 --down 5
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import contextlib
 import http.client
 import itertools
@@ -87,21 +96,19 @@ FAULTS = (
     "redis-restart",
     "redis-down-writes",
     "bot-worker-killed",
+    "live-killed",
 )
 GAMES = ("pacru", "azacru", "shacru")
 PHASES = ("before", "during", "after", "after+5")
 HOST = socket.gethostname()
 
 
-def free_port(start: int) -> int:
-    for port in range(start, start + 200):
-        with socket.socket() as s:
-            try:
-                s.bind(("127.0.0.1", port))
-            except OSError:
-                continue
-            return port
-    raise SystemExit(f"no free port from {start}")
+def free_port() -> int:
+    """A port the system picks: two runs at once (or another bench) do not pick the same one, as
+    they did scanning up from a fixed port."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
 
 
 def epoch(value: datetime | None) -> float | None:
@@ -118,8 +125,9 @@ class Stack:
     """Redis, gunicorn, the two Celery workers and beat: each a process group of its own."""
 
     def __init__(self, db_url: str, logdir: Path, throttled: bool = False) -> None:
-        self.redis_port = free_port(6390)
-        self.web_port = free_port(8960)
+        self.redis_port = free_port()
+        self.web_port = free_port()
+        self.live_port = free_port()
         self.logdir = logdir
         self.uid = uuid.uuid4().hex[:6]
         self.env = {
@@ -187,7 +195,7 @@ class Stack:
             os.killpg(proc.pid, signal.SIGKILL)
 
     def stop_all(self) -> None:
-        for name in ("beat", "worker-bots", "worker-clocks", "web", "redis"):
+        for name in ("beat", "worker-bots", "worker-clocks", "live", "web", "redis"):
             if name in self.procs:
                 self.kill(name, signal.SIGTERM if name != "redis" else signal.SIGKILL, wait=15)
 
@@ -231,10 +239,31 @@ class Stack:
         )
         end = time.time() + 40
         while time.time() < end:
+            if not self.alive("web"):  # e.g. the port was taken meanwhile: never trust another's answer
+                raise RuntimeError("gunicorn exited (see the web log)")
             if http_get(self.web_port, "/api/v1/health/", timeout=2)[0] == 200:
                 return
             time.sleep(0.3)
         raise RuntimeError("gunicorn did not come up (see the web log)")
+
+    # live (ASGI): started by the live-killed fault only
+    def start_live(self) -> None:
+        self._spawn(
+            "live",
+            [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1",
+             "--port", str(self.live_port), "--no-access-log", "--no-proxy-headers",
+             "--timeout-graceful-shutdown", "2"],
+            # No cap on streams per address: every watcher here comes from 127.0.0.1.
+            LIVE_STREAMS_PER_ADDRESS="0",
+        )  # fmt: skip
+        end = time.time() + 60
+        while time.time() < end:
+            if not self.alive("live"):
+                raise RuntimeError("uvicorn exited (see the live log)")
+            if http_get(self.live_port, "/api/v1/health/", timeout=2)[0] == 200:
+                return
+            time.sleep(0.1)
+        raise RuntimeError("uvicorn did not come up (see the live log)")
 
     # celery
     def start_worker(self, kind: str) -> None:
@@ -1127,6 +1156,206 @@ def run_bot_worker_killed(b: Bench, res: Result) -> None:
     res.timeouts = 0
 
 
+class EventSources(threading.Thread):
+    """``n`` browser EventSources on ``/live/tables/<id>/`` (spread evenly over ``tables``), in an
+    asyncio loop of their own (raw HTTP/1.1). Each does what a browser's EventSource does: reads
+    the server-sent events, and when its connection ends or cannot be made, waits the ``retry:``
+    time the server last gave (3 s before it gave one, the browsers' default) and connects again
+    with ``Last-Event-ID``, the id of the last event it saw. A non-200 answer is counted (a browser
+    would stop there) and retried, so it shows in the figures."""
+
+    def __init__(self, port: int, tables: list[int], n: int) -> None:
+        super().__init__(daemon=True)
+        self.port = port
+        self.table = [tables[i % len(tables)] for i in range(n)]
+        #: Per watcher: the last event id seen, the times its connections opened (200) and ended.
+        self.last: list[str | None] = [None] * n
+        self.opened: list[list[float]] = [[] for _ in range(n)]
+        self.ended: list[list[float]] = [[] for _ in range(n)]
+        #: Per watcher: (time, id) of every event received.
+        self.events: list[list[tuple[float, str]]] = [[] for _ in range(n)]
+        self.failed: Counter[str] = Counter()
+        self.loop = asyncio.new_event_loop()
+        self.stopping = False
+
+    def run(self) -> None:
+        asyncio.set_event_loop(self.loop)
+        self.tasks = [self.loop.create_task(self._one(i)) for i in range(len(self.table))]
+        self.loop.run_until_complete(asyncio.gather(*self.tasks, return_exceptions=True))
+        self.loop.close()
+
+    def stop(self) -> None:
+        def cancel() -> None:
+            self.stopping = True
+            for task in self.tasks:
+                task.cancel()
+
+        self.loop.call_soon_threadsafe(cancel)
+        self.join(30)
+
+    async def _one(self, i: int) -> None:
+        retry = 3.0
+        await asyncio.sleep(i * 0.002)  # the first connections spread over a moment, as page loads
+        while not self.stopping:
+            writer = None
+            try:
+                reader, writer = await asyncio.open_connection("127.0.0.1", self.port, limit=1 << 22)
+                head = (
+                    f"GET /live/tables/{self.table[i]}/ HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                    "Accept: text/event-stream\r\n"
+                )
+                if self.last[i] is not None:
+                    head += f"Last-Event-ID: {self.last[i]}\r\n"
+                writer.write((head + "\r\n").encode())
+                answer = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 60)
+                if not answer.startswith(b"HTTP/1.1 200"):
+                    self.failed[answer.split(b"\r\n", 1)[0].decode(errors="replace")] += 1
+                    await asyncio.sleep(retry)
+                    continue
+                self.opened[i].append(time.time())
+                try:
+                    # The body is chunked: the chunk-size lines are no SSE field and are skipped.
+                    while line := await reader.readline():
+                        if line.startswith(b"id: "):
+                            event_id = line[4:].strip().decode()
+                            self.last[i] = event_id
+                            self.events[i].append((time.time(), event_id))
+                        elif line.startswith(b"retry: "):
+                            retry = int(line[7:].strip()) / 1000
+                finally:
+                    self.ended[i].append(time.time())
+            except asyncio.CancelledError:
+                raise
+            except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, TimeoutError) as exc:
+                self.failed[type(exc).__name__] += 1
+            finally:
+                if writer is not None:
+                    writer.close()
+            if not self.stopping:
+                await asyncio.sleep(retry)
+
+
+def _ply(event_id: str) -> int:
+    return int(event_id.split("-")[3])  # t<id>-<status>-<actions>-<ply>-… (games.selectors.table_version)
+
+
+def run_live_killed(b: Bench, res: Result) -> None:
+    from django.db import connection
+
+    from games import selectors, services
+    from games.models import Table
+
+    stack, args = b.stack, b.args
+    if not stack.alive("live"):
+        stack.start_live()
+    n_tables = min(args.live_tables, args.watchers)
+    people = b.players(2 * n_tables)
+    # Long clocks: nothing times out meanwhile; the tables' only changes are the movers' moves.
+    tc = {"kind": "fischer", "base": 900, "increment": 0}
+    infos = [b.open_table(people[2 * i : 2 * i + 2], GAMES[i % 3], tc, "2p", 900) for i in range(n_tables)]
+    ids = [t.id for t in infos]
+    watchers = EventSources(stack.live_port, ids, args.watchers)
+    watchers.start()
+    t = time.time()
+    while time.time() - t < 120 and not all(watchers.last):
+        time.sleep(0.2)
+    res.notes.append(
+        f"{sum(1 for x in watchers.last if x)}/{args.watchers} watchers on {n_tables} tables had the "
+        f"first state after {time.time() - t:.1f}s"
+    )
+    moves: list[tuple[float, int, int, Any]] = []  # (got the answer, table, ply after, status)
+    stop = threading.Event()
+
+    def mover() -> None:
+        """Moves through the web (gunicorn), ``--moves-per-second`` in all, round the tables."""
+        rng = random.Random(args.seed)
+        start, k = time.time(), 0
+        try:
+            while not stop.is_set():
+                info = infos[k % len(infos)]
+                k += 1
+                table = Table.objects.get(pk=info.id)
+                if table.status == Table.Status.ACTIVE:
+                    state = services.current_state(table)
+                    from engine.playout import random_step
+
+                    _, text = random_step(state, rng, reorient_rate=0)
+                    status, data = http_move(
+                        stack.web_port, info.id, info.tokens[state.to_move], table.ply, text
+                    )
+                    ply = data.get("table", {}).get("ply", -1) if isinstance(data, dict) else -1
+                    moves.append((time.time(), info.id, ply, status))
+                stop.wait(max(0.0, start + k / args.moves_per_second - time.time()))
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=mover, daemon=True)
+    thread.start()
+    time.sleep(3)
+    t_kill = time.time()
+    stack.kill("live", signal.SIGKILL)
+    time.sleep(args.down)
+    t_start = time.time()
+    stack.start_live()
+    t_up = time.time()
+    res.window = (t_kill, t_up)
+    time.sleep(3)
+    stop.set()
+    thread.join(30)
+    t_last = max((at for at, *_ in moves), default=time.time())
+    finals = {tid: (selectors.table_version(tid) or ("?",))[0] for tid in ids}
+    end = time.time() + args.settle
+    while time.time() < end and any(watchers.last[i] != finals[tid] for i, tid in enumerate(watchers.table)):
+        time.sleep(0.2)
+    settled = time.time()
+    watchers.stop()
+
+    n = args.watchers
+    back = [next((o for o in watchers.opened[i] if o > t_kill), None) for i in range(n)]
+    after_kill = [o - t_kill for o in back if o is not None]
+    after_start = [o - t_start for o in back if o is not None]
+    lost = [i for i, tid in enumerate(watchers.table) if watchers.last[i] != finals[tid]]
+    # Moves the outage hid: per table, the last ply played while the live service was down.
+    hidden: dict[int, int] = {}
+    for at, tid, ply, status in moves:
+        if status == 201 and t_kill <= at <= t_up:
+            hidden[tid] = max(hidden.get(tid, 0), ply)
+    due = [i for i, tid in enumerate(watchers.table) if tid in hidden]
+    delivered = 0
+    for i in due:
+        first = next((eid for at, eid in watchers.events[i] if back[i] and at >= back[i]), None)
+        delivered += first is not None and _ply(first) >= hidden[watchers.table[i]]
+    dup = sum(1 for evs in watchers.events for (_, a), (_, b2) in itertools.pairwise(evs) if a == b2)
+    res.tables = n_tables
+    res.http.update(Counter(s for _, _, _, s in moves))
+    res.notes.append(
+        f"live service SIGKILLed with {n} watchers connected, down {t_start - t_kill:.1f}s, answering again "
+        f"{t_up - t_start:.1f}s after its start; {len(moves)} moves through gunicorn meanwhile "
+        f"({sum(1 for at, *_ in moves if t_kill <= at <= t_up)} while it was down)"
+    )
+    if after_kill:
+        res.notes.append(
+            f"reconnected {len(after_kill)}/{n}; reconnect time after the kill "
+            f"p50 {pct(after_kill, 50):.2f}s p99 {pct(after_kill, 99):.2f}s max {max(after_kill):.2f}s; "
+            "after the restart began (the service's start-up included) "
+            f"p50 {pct(after_start, 50):.2f}s p99 {pct(after_start, 99):.2f}s max {max(after_start):.2f}s"
+        )
+    else:
+        res.notes.append(f"reconnected 0/{n}")
+    res.notes.append(
+        f"events lost: {len(lost)} (watchers not on their table's final version; the others all were "
+        f"{settled - t_last:.1f}s after the last move); moves made during the outage delivered after the "
+        f"reconnect as the current state: {delivered}/{len(due)} watchers of the {len(hidden)} tables "
+        f"moved meanwhile; the same event sent twice in a row: {dup}; failed connects/answers "
+        f"(while down): {dict(watchers.failed)}"
+    )
+    if lost:
+        res.error = f"{len(lost)} watchers did not end on their table's final version"
+    for info in infos:  # the tables end, so no clock check of theirs outlives the run
+        with contextlib.suppress(Exception):
+            services.game_resign(table_id=info.id, player=info.seats[1])
+
+
 RUNNERS: dict[str, Callable[[Bench, Result], None]] = {
     "baseline": run_baseline,
     "worker-killed": run_worker_killed,
@@ -1136,6 +1365,7 @@ RUNNERS: dict[str, Callable[[Bench, Result], None]] = {
     "redis-restart": run_redis_restart,
     "redis-down-writes": run_redis_down_writes,
     "bot-worker-killed": run_bot_worker_killed,
+    "live-killed": run_live_killed,
 }
 
 
@@ -1260,6 +1490,11 @@ def main() -> None:
     parser.add_argument("--down", type=float, default=3, help="seconds a killed worker or Redis stays down")
     parser.add_argument("--bot-tables", type=int, default=6, help="human-vs-bot tables (bot-worker-killed)")
     parser.add_argument("--stranded", type=float, default=30, help="a bot on turn this long is stranded")
+    parser.add_argument("--watchers", type=int, default=1000, help="stream watchers (live-killed)")
+    parser.add_argument("--live-tables", type=int, default=20, help="tables they watch (live-killed)")
+    parser.add_argument(
+        "--moves-per-second", type=float, default=4, help="moves through the API, in all (live-killed)"
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
         "--throttled",

@@ -30,8 +30,17 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 
+def bench_db_name(name: str) -> str:
+    """``name`` with ``BENCH_DB_SUFFIX`` appended: the test suite runs each bench in a database of
+    its own, never dropping one that a bench run by hand (or another test run) is using."""
+    return name + os.environ.get("BENCH_DB_SUFFIX", "")
+
+
 def setup_database(admin_url: str, name: str) -> str:
+    """A new empty database ``bench_db_name(name)`` (dropped first if there), and its URL."""
     import psycopg
+
+    name = bench_db_name(name)
 
     with psycopg.connect(admin_url.replace("postgres://", "postgresql://", 1), autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

@@ -130,6 +130,13 @@ class History:
         self.now = datetime.now(UTC).replace(microsecond=0)
         self.templates = 0
 
+    def keys(self) -> tuple[list[str], list[str | None], list[str | None]]:
+        """The pool's usernames with the keys of their display names and usernames."""
+        from games.names import name_key
+
+        usernames = [f"scale_{g}" for g in range(self.pool)]
+        return usernames, [name_key(f"Scale {g}") for g in range(self.pool)], [name_key(u) for u in usernames]
+
     def prepare(self, template_ids: list[int]) -> None:
         """The player pool and the helper tables (template index → template table; pool index →
         player), kept in the database for the later steps (``bench_`` tables; no page reads them)."""
@@ -146,7 +153,11 @@ class History:
         defaults = {
             "user_id": "u.id",
             "display_name": "'Scale ' || substr(u.username, 7)",
-            "name_key": "'scale ' || substr(u.username, 7)",
+            # The keys as the service computes them (games.names: a look-alike skeleton, not SQL's).
+            "name_key": "k.name_key",
+            "username_key": "k.username_key",
+            "email_verified": "false",
+            "username_held_until": "NULL",
             "is_bot": "false",
             "is_guest": "false",
             "bot_level": "''",
@@ -159,7 +170,9 @@ class History:
         cols = [col for col in pcols if col in defaults]
         c.execute(
             f"INSERT INTO games_player ({', '.join(cols)}) SELECT {', '.join(defaults[x] for x in cols)} "
-            "FROM auth_user u WHERE u.username LIKE 'scale\\_%' ORDER BY u.id"
+            "FROM auth_user u JOIN unnest(%s::text[], %s::text[], %s::text[]) AS k(username, name_key, "
+            "username_key) ON k.username = u.username ORDER BY u.id",
+            self.keys(),
         )
         c.execute(
             "CREATE TABLE bench_pool AS SELECT (row_number() OVER (ORDER BY p.id) - 1)::int AS idx, "
@@ -546,6 +559,7 @@ def main() -> None:
     log(f"estimate at {sizes[-1]:,} tables: ≈ {gb(sizes[-1] * 6500)} of database")
 
     db_url = setup_database(args.database, DB_NAME)
+    db_name = db_url.rsplit("/", 1)[1]
     os.environ.update(
         DATABASE_URL=db_url,
         DJANGO_SETTINGS_MODULE="config.settings",
@@ -553,6 +567,8 @@ def main() -> None:
         DEBUG="0",
         THROTTLE_OFF="1",
         LOG_LEVEL="WARNING",
+        # The template games seat the four demo players together again and again, rated.
+        RATED_GAMES_SAME_PLAYERS_PER_DAY="0",
         TOKEN_CACHE_SECONDS=os.environ.get("TOKEN_CACHE_SECONDS", "30"),
     )
     os.environ.pop("REDIS_URL", None)
@@ -658,8 +674,8 @@ def main() -> None:
             log(f"kept the database {db_url}")
         else:
             with admin_connect(args.database) as conn:
-                conn.execute(f'DROP DATABASE IF EXISTS "{DB_NAME}" WITH (FORCE)')
-            log(f"dropped the database {DB_NAME}")
+                conn.execute(f'DROP DATABASE IF EXISTS "{db_name}" WITH (FORCE)')
+            log(f"dropped the database {db_name}")
 
 
 def explain(first: dict[str, Sample], now: dict[str, Sample], n: int) -> list[str]:

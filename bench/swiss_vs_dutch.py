@@ -221,11 +221,22 @@ def main() -> None:
         "--rounds", type=int, nargs="+", default=[7, 9, 9], help="one per size, or one for all"
     )
     parser.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3])
+    parser.add_argument(
+        "--no-reference",
+        action="store_true",
+        help="our Swiss only, without caissify-pairings (the test suite runs it so, where it is missing)",
+    )
     args = parser.parse_args()
-    try:
-        import caissify_pairings  # noqa: F401
-    except ImportError:
-        sys.exit("caissify-pairings is not installed: .venv/bin/pip install -e '.[bench]'")
+    systems: list[tuple[str, Pairer]] = [("swiss", ours)]
+    if not args.no_reference:
+        try:
+            import caissify_pairings  # noqa: F401
+        except ImportError:
+            sys.exit(
+                "caissify-pairings is not installed: .venv/bin/pip install -e '.[bench]' "
+                "(or --no-reference for our side only)"
+            )
+        systems.append(("dutch", dutch))
     rounds = args.rounds if len(args.rounds) == len(args.sizes) else [args.rounds[0]] * len(args.sizes)
     head = f"{'event':<22}{'system':<8}{'cross-group':>12}{'above min':>10}{'score gap':>10}"
     head += f"{'floaters':>9}{'float again':>12}"
@@ -234,7 +245,7 @@ def main() -> None:
     print(head)
     print("-" * len(head))
     for players, r in zip(args.sizes, rounds, strict=True):
-        for name, pairer in (("swiss", ours), ("dutch", dutch)):
+        for name, pairer in systems:
             t = run(players, r, args.seeds, pairer)
             ms = 1000 * t.seconds / max(1, t.rounds)
             print(

@@ -42,7 +42,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.load_moves import percentile, prepare, setup_database  # noqa: E402
+from bench.load_moves import bench_db_name, percentile, prepare, setup_database  # noqa: E402
 
 DB_NAME = "pacru_watchbench"
 HZ = os.sysconf("SC_CLK_TCK")
@@ -113,7 +113,9 @@ def postgres_backends(admin_url: str) -> list[int]:
 
     try:
         with psycopg.connect(admin_url.replace("postgres://", "postgresql://", 1), autocommit=True) as conn:
-            rows = conn.execute("SELECT pid FROM pg_stat_activity WHERE datname = %s", (DB_NAME,)).fetchall()
+            rows = conn.execute(
+                "SELECT pid FROM pg_stat_activity WHERE datname = %s", (bench_db_name(DB_NAME),)
+            ).fetchall()
     except psycopg.OperationalError as exc:  # e.g. too many clients: the figure is left out
         print(f"  (PostgreSQL backends not measured: {exc})", flush=True)
         return []

@@ -17,9 +17,11 @@ from collections.abc import Callable
 from typing import Any
 
 from django.core.cache.backends.locmem import LocMemCache
-from django.core.cache.backends.redis import RedisCache
+from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from common import redis_url
 
 log = logging.getLogger(__name__)
 
@@ -28,11 +30,27 @@ BACKOFF_SECONDS = 5.0
 _UNAVAILABLE = (RedisConnectionError, RedisTimeoutError, OSError)
 
 
+class SentinelCacheClient(RedisCacheClient):
+    """Django's Redis cache client on the master that Redis Sentinel names (``REDIS_URL`` =
+    ``sentinel://…``, ``common.redis_url``): Django's own knows only ``redis://`` and raised
+    ValueError on every use. The pool asks the sentinels for the master again after a failover."""
+
+    def _get_connection_pool(self, write: bool) -> Any:
+        if 0 not in self._pools:
+            self._pools[0] = redis_url.client(self._servers[0], **self._pool_options).connection_pool
+        return self._pools[0]
+
+
 class FallbackRedisCache(RedisCache):
     """Django's Redis cache with a per-process memory cache while Redis is down."""
 
     def __init__(self, server: str, params: dict[str, Any]) -> None:
-        super().__init__(server, params)
+        sentinel = isinstance(server, str) and redis_url.is_sentinel(server)
+        # A sentinel URL lists its sentinels with commas: one location, not several servers.
+        super().__init__([server] if sentinel else server, params)
+        if sentinel:
+            redis_url.parse(server)  # a malformed URL fails here, not at the first get or set
+            self._class = SentinelCacheClient
         self._fallback = LocMemCache(f"redis-fallback-{id(self)}", {"TIMEOUT": params.get("TIMEOUT", 300)})
         self._lock = threading.Lock()
         self._down_until = 0.0

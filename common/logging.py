@@ -95,6 +95,23 @@ class ContextFilter(logging.Filter):
         return True
 
 
+class QuietReadiness(logging.Filter):
+    """Drop ``django.request``'s line for a readiness 503 (Django logs every 5xx answer at ERROR).
+
+    A load balancer probes each second: with the database down every web process would log an
+    ERROR a second for as long as the outage lasts. The readiness view logs the change of state
+    once instead (``games.health.note_state``). Any other answer is kept."""
+
+    #: The URL name of the readiness check (games/urls.py).
+    URL_NAME = "api-ready"
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if getattr(record, "status_code", None) != 503:
+            return True
+        match = getattr(getattr(record, "request", None), "resolver_match", None)
+        return getattr(match, "url_name", None) != self.URL_NAME
+
+
 class JsonFormatter(_BaseJsonFormatter):
     """One JSON object per line: ``time``, ``level``, ``logger``, ``message``, the context that is
     set, anything passed in ``extra=``, and ``exc_info`` for exceptions."""

@@ -3,7 +3,7 @@
 Counters and histograms are recorded where the work happens (:func:`move_adjudicated`,
 :func:`timeout_applied`, :func:`bot_turn_played`, :func:`rating_updates_applied`, and the Celery
 task signals :func:`install_celery_signals` connects). Gauges of the service's state (queue
-depths, overdue tables, bot turns waiting) are read when Prometheus scrapes, by
+depths, overdue tables, bot turns waiting, the sweeps' ages) are read when Prometheus scrapes, by
 :class:`ReadingsCollector`, from readings the caller passes in (``config.metrics`` gives it
 ``games.health``'s).
 
@@ -11,7 +11,8 @@ Several processes (gunicorn workers, Celery worker processes): with ``PROMETHEUS
 set, each process writes its samples to files there and :func:`registry` adds up the files under
 :func:`shared_dir` (every container's sub-folder of the shared volume, see ``docker/entrypoint.sh``).
 Only counters and histograms live in those files; the gauges are read at scrape time. Without it
-(local runs, tests) the process's default registry is served.
+(local runs, tests) the process's default registry is served. The files of ended processes are
+merged (``common.metrics_files.compact``), and a missing folder is made at import.
 """
 
 from __future__ import annotations
@@ -40,7 +41,18 @@ from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.multiprocess import MultiProcessCollector
 from prometheus_client.registry import Collector
 
+from common import metrics_files
+from common.retention import every
+
 log = logging.getLogger(__name__)
+
+# Before the first metric: the shared folder made if missing (else this process keeps its own),
+# and the files its predecessors left merged (common.metrics_files).
+if metrics_files.prepare():
+    try:
+        metrics_files.compact()
+    except Exception as exc:  # never a reason not to start
+        log.warning("metrics: compaction failed: %s: %s", type(exc).__name__, exc)
 
 MOVES = Counter(
     "pacru_moves_adjudicated",
@@ -147,8 +159,17 @@ def _on_revoked(sender: Any = None, expired: bool = False, **kw: Any) -> None:
     task_finished(_name(sender), "expired" if expired else "revoked")
 
 
+def _compact(**kw: Any) -> None:
+    try:
+        metrics_files.compact()
+    except Exception as exc:  # never a reason for a worker process not to start
+        log.warning("metrics: compaction failed: %s: %s", type(exc).__name__, exc)
+
+
 def install_celery_signals() -> None:
-    """Count every task's outcome (connected from ``config.celery``; connecting twice is harmless)."""
+    """Count every task's outcome (connected from ``config.celery``; connecting twice is harmless),
+    and have each new worker process merge the metrics files of the ones it replaces."""
+    signals.worker_process_init.connect(_compact, weak=False, dispatch_uid="pacru.metrics.compact")
     signals.task_success.connect(_on_success, weak=False, dispatch_uid="pacru.metrics.task_success")
     signals.task_failure.connect(_on_failure, weak=False, dispatch_uid="pacru.metrics.task_failure")
     signals.task_retry.connect(_on_retry, weak=False, dispatch_uid="pacru.metrics.task_retry")
@@ -166,6 +187,8 @@ class Readings:
     queue_depths: Callable[[], dict[str, int]]
     overdue_tables: Callable[[], int]
     stranded_bot_turns: Callable[[], int]
+    #: Seconds since each background loop (clock-sweep, bot-sweep) last ran; none without it.
+    sweep_ages: Callable[[], dict[str, float]] | None = None
 
 
 class ReadingsCollector(Collector):
@@ -200,6 +223,7 @@ class ReadingsCollector(Collector):
         try:
             overdue = self.readings.overdue_tables()
             stranded = self.readings.stranded_bot_turns()
+            ages = self.readings.sweep_ages() if self.readings.sweep_ages else {}
         except Exception as exc:  # the same
             log.warning("metrics: table readings failed: %s: %s", type(exc).__name__, exc)
             database_up.add_metric([], 0)
@@ -217,6 +241,16 @@ class ReadingsCollector(Collector):
             "Active tables where a bot has been on turn longer than BOT_STRANDED_SECONDS.",
             value=stranded,
         )
+        if ages:
+            sweep_age = GaugeMetricFamily(
+                "pacru_sweep_age_seconds",
+                "Seconds since each background sweep last ran (+Inf: never). Readiness reports the "
+                "clock sweep degraded past max(10 x CLOCK_SWEEP_SECONDS, OVERDUE_SECONDS).",
+                labels=["sweep"],
+            )
+            for name, age in sorted(ages.items()):
+                sweep_age.add_metric([name], age)
+            yield sweep_age
 
 
 class _Forward(Collector):
@@ -235,8 +269,10 @@ class SharedFilesCollector(MultiProcessCollector):
     different containers collide."""
 
     def collect(self) -> Iterable[Metric]:
-        files = glob.glob(os.path.join(self._path, "**", "*.db"), recursive=True)
-        return self.merge(files, accumulate=True)
+        # Under the shared lock: a compaction (common.metrics_files) never runs half-way through.
+        with metrics_files.locked(self._path, exclusive=False):
+            files = glob.glob(os.path.join(self._path, "**", "*.db"), recursive=True)
+            return self.merge(files, accumulate=True)
 
 
 def shared_dir() -> str:
@@ -244,6 +280,12 @@ def shared_dir() -> str:
     ``PROMETHEUS_MULTIPROC_ROOT`` (set by ``docker/entrypoint.sh`` to the shared volume, whose
     sub-folder it makes this container's ``PROMETHEUS_MULTIPROC_DIR``), else ``PROMETHEUS_MULTIPROC_DIR``."""
     return os.environ.get("PROMETHEUS_MULTIPROC_ROOT") or os.environ.get("PROMETHEUS_MULTIPROC_DIR") or ""
+
+
+@every(3600)
+def local_compaction() -> dict[str, int]:
+    """The in-process sweeper's metrics compaction (``LOCAL_SWEEPS``): hourly."""
+    return metrics_files.compact()
 
 
 def registry(extra: Iterable[Collector] = (), multiproc_dir: str | None = None) -> CollectorRegistry:

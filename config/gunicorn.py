@@ -46,8 +46,15 @@ def post_fork(server: Any, worker: Any) -> None:
 
 def child_exit(server: Any, worker: Any) -> None:
     # With PROMETHEUS_MULTIPROC_DIR (common.metrics) a dead worker's live gauge files are removed;
-    # its counters and histograms stay counted.
+    # its counters and histograms stay counted, merged into one file with every ended process's
+    # (common.metrics_files: no Django imported into the master).
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         from prometheus_client import multiprocess  # only with metrics shared between processes
 
+        from common import metrics_files  # the master imports no Django; this module needs none
+
         multiprocess.mark_process_dead(worker.pid)
+        try:
+            metrics_files.compact()
+        except Exception as exc:  # the master must go on whatever happens to the files
+            server.log.warning("metrics compaction failed: %s: %s", type(exc).__name__, exc)

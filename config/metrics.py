@@ -16,6 +16,7 @@ READINGS = Readings(
     queue_depths=health.queue_depths,
     overdue_tables=health.overdue_count,
     stranded_bot_turns=health.stranded_bot_turns,
+    sweep_ages=health.sweep_ages,
 )
 
 

@@ -23,7 +23,10 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
+
+from common import redis_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 PROFILE = os.environ.get("DJANGO_PROFILE", "local")
@@ -152,6 +155,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["CONN_MAX_AGE"] = 0
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+#: ``redis://HOST:PORT/DB``, or through Redis Sentinel ``sentinel://HOST:PORT[,HOST:PORT…]/MASTER/DB``
+#: (``common.redis_url``: the cache, the broker, the push streams and readiness all follow the master).
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     # While Redis is down each process falls back to its own memory, with a warning (common.cache).
@@ -363,8 +368,27 @@ RATED_GAMES_SAME_PLAYERS_PER_DAY = int(os.environ.get("RATED_GAMES_SAME_PLAYERS_
 #: Asked before an invitation fills a table with house bots only (a bot match): organisers only,
 #: within their daily bot-match limit. A dotted path (games must not import tournaments).
 BOT_MATCH_GATE = "tournaments.botmatches.bot_only_table_allowed"
-#: Called on every turn of the in-process sweeper (``manage.py clock_sweeper``, no Redis).
-LOCAL_SWEEPS = ["accounts.sweeps.local_sweep"]
+#: Called on every turn of the in-process sweeper (``manage.py clock_sweeper``, no Redis); the
+#: retention jobs among them run hourly (common.retention.every).
+LOCAL_SWEEPS = [
+    "accounts.sweeps.local_sweep",
+    "accounts.sweeps.local_retention",
+    "games.retention.local_archive",
+    "common.metrics.local_compaction",
+]
+
+# Retention (common.retention, accounts.sweeps, games.retention): see the README's "Retention".
+#: Read notifications are deleted this many days after they were read; unread ones this many
+#: days after they were made (notifications waiting for a digest are kept until it is sent).
+NOTIFY_KEEP_READ_DAYS = float(os.environ.get("NOTIFY_KEEP_READ_DAYS", "90"))
+NOTIFY_KEEP_UNREAD_DAYS = float(os.environ.get("NOTIFY_KEEP_UNREAD_DAYS", "365"))
+#: Finished and aborted tables' stored positions are dropped this many days after the end (the
+#: move log, the record, is kept forever; pages and the API rebuild the position from it).
+ARCHIVE_AFTER_DAYS = float(os.environ.get("ARCHIVE_AFTER_DAYS", "30"))
+#: Rows each retention job deletes or updates per transaction (short locks while serving).
+RETENTION_BATCH = int(os.environ.get("RETENTION_BATCH", "1000"))
+#: The daily retention jobs (Celery beat) run at this hour, UTC.
+RETENTION_HOUR = int(os.environ.get("RETENTION_HOUR", "4"))
 
 # Live push (live): see the README's "Live updates".
 #: Pages offer push: "auto" (when served by the ASGI server), "on" (a proxy sends /live/ to one), "off".
@@ -416,7 +440,8 @@ HEALTH_TIMEOUT_SECONDS = float(os.environ.get("HEALTH_TIMEOUT_SECONDS", "0.5"))
 
 # Celery on Redis. Without REDIS_URL tasks run in-process (eagerly) and the clock sweep
 # runs as `manage.py clock_sweeper` beside the web server (scripts/run starts it).
-CELERY_BROKER_URL = REDIS_URL or "memory://localhost/"
+# A sentinel:// REDIS_URL becomes kombu's list of sentinel URLs and its master_name option.
+CELERY_BROKER_URL, _BROKER_SENTINEL_OPTIONS = redis_url.broker(REDIS_URL or "memory://localhost/")
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
 CELERY_TASK_SERIALIZER = "json"
@@ -431,7 +456,7 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 #: Most ETA tasks one worker holds in memory; the rest wait in Redis (the sweep covers them).
 CELERY_WORKER_ETA_TASK_LIMIT = int(os.environ.get("CELERY_WORKER_ETA_TASK_LIMIT", "20000"))
 # Redis redelivers an unacknowledged task after this; every ETA is far closer (CLOCK_ETA_HORIZON).
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600, **_BROKER_SENTINEL_OPTIONS}
 # A worker whose broker goes away keeps trying to reconnect, however long it takes.
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None
@@ -479,6 +504,24 @@ CELERY_BEAT_SCHEDULE = {
     "mail-sweep": {"task": "accounts.tasks.mail_sweep", "schedule": 15.0, "options": {"expires": 60}},
     "notify-sweep": {"task": "accounts.tasks.notify_sweep", "schedule": 30.0, "options": {"expires": 120}},
     "guest-cleanup": {"task": "games.tasks.guest_cleanup", "schedule": 3600.0, "options": {"expires": 1800}},
+    # Retention (README "Retention"): at fixed times of day, so a beat restarted daily (its schedule
+    # file lost with the container) still runs them; each is idempotent and batched.
+    "retention": {
+        "task": "accounts.tasks.retention_sweep",
+        "schedule": crontab(hour=RETENTION_HOUR, minute=10),
+        "options": {"expires": 3600},
+    },
+    "archive-positions": {
+        "task": "games.tasks.archive_positions",
+        "schedule": crontab(hour=RETENTION_HOUR, minute=30),
+        "options": {"expires": 3600},
+    },
+    # The metrics files of ended processes where the worker runs, merged (common.metrics_files).
+    "metrics-compaction": {
+        "task": "games.tasks.compact_metrics",
+        "schedule": 3600.0,
+        "options": {"expires": 1800},
+    },
 }
 
 LOGGING = {
@@ -486,7 +529,10 @@ LOGGING = {
     "disable_existing_loggers": False,
     # Every line carries the request, task, table and ply it belongs to (common.logging): as JSON
     # fields in production (or with LOG_FORMAT=json), else as a short suffix of the plain text.
-    "filters": {"context": {"()": "common.logging.ContextFilter"}},
+    "filters": {
+        "context": {"()": "common.logging.ContextFilter"},
+        "quiet_readiness": {"()": "common.logging.QuietReadiness"},
+    },
     "formatters": {
         "json": {"()": "common.logging.JsonFormatter"},
         "text": {"()": "common.logging.TextFormatter"},
@@ -504,8 +550,12 @@ LOGGING = {
     "loggers": {
         "django.db.backends": {"level": "WARNING"},
         "celery": {"level": "WARNING"},
-        # A line per move and timeout: in production's logs; off the local console (scripts/run),
-        # where the demo's bots would print one a second. GAME_LOG_LEVEL=INFO shows them.
+        # Readiness answering 503 is logged once per change of state (games.health), not by Django
+        # at ERROR on every probe.
+        "django.request": {"filters": ["quiet_readiness"]},
+        # A line per timeout applied: in production's logs; off the local console (scripts/run),
+        # where the demo's bots would print one a second. A line per move only at DEBUG
+        # (GAME_LOG_LEVEL=DEBUG): at hundreds of moves a second it would be gigabytes a day.
         "games.services": {"level": os.environ.get("GAME_LOG_LEVEL", "INFO" if PRODUCTION else "WARNING")},
     },
 }

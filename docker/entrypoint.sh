@@ -1,5 +1,7 @@
 #!/bin/sh
-# web: migrate, then gunicorn; live: the ASGI server of the push streams (uvicorn);
+# web: gunicorn (the schema is migrated before, once, by the compose file's migrate service: never
+# here, where each web container would race the others and new workers run on the old schema);
+# live: the ASGI server of the push streams (uvicorn);
 # worker / beat: Celery; anything else runs as given.
 set -e
 # Metrics shared between processes (common.metrics): PROMETHEUS_MULTIPROC_DIR names the volume
@@ -18,7 +20,6 @@ if [ -n "${PROMETHEUS_MULTIPROC_DIR:-}" ]; then
 fi
 case "$1" in
   web)
-    python manage.py migrate --no-input
     exec gunicorn -c config/gunicorn.py config.wsgi
     ;;
   live)

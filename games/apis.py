@@ -77,14 +77,18 @@ class ReadyThrottle(SimpleRateThrottle):
 
 
 class ReadyApi(APIView):
-    """Readiness: can the service do its job? PostgreSQL, Redis and the queue depths, the age
-    of the last clock sweep, overdue tables and stranded bot turns. 503 when any check fails
-    (a load balancer takes the instance out; an alert fires); liveness stays ``health/``.
+    """Readiness, for a load balancer: can this process serve? Only the database decides: 503
+    when it does not answer (take the host out), else 200. Redis with the queue depths, the age
+    of the last clock sweep, overdue tables and stranded bot turns are checked too, but their
+    failure makes the service "degraded", not unready: the web serves moves and pages without
+    them, and one stuck bot or a Redis blip must not take every host out at once. The operator
+    is alerted on those through ``/metrics`` (a gauge each; README "Health"). A change of state
+    is logged once per process (``health.note_state``), not each probe.
 
-    The checks themselves (which dependency failed, its address, the error) are shown only to
-    those who may read ``/metrics``: local clients, or ``Authorization: Bearer <METRICS_TOKEN>``.
-    Anyone else gets the status code and the word ("ready" or "unready"): enough for a load
-    balancer, nothing about the network behind the service."""
+    The checks themselves (which dependency failed, its address, the error), the degraded ones'
+    names and the word "degraded" are shown only to those who may read ``/metrics``: local
+    clients, or ``Authorization: Bearer <METRICS_TOKEN>``. Anyone else gets the status code and
+    "ready" or "unready": enough for a load balancer, nothing about the network behind it."""
 
     permission_classes = [permissions.AllowAny]
     throttle_classes = [ReadyThrottle]
@@ -92,11 +96,11 @@ class ReadyApi(APIView):
     @extend_schema(responses={200: ReadyOut, 503: ReadyOut, 429: ERROR})
     def get(self, request: Request) -> Response:
         report = health.readiness()
-        status_text = "ready" if report.ok else "unready"
-        body: dict[str, Any] = {"status": status_text, "time": timezone.now()}
+        health.note_state(report)
+        body: dict[str, Any] = {"status": "ready" if report.ready else "unready", "time": timezone.now()}
         if not scrape_refusal(request):
-            body["checks"] = report.checks
-        return Response(body, status=200 if report.ok else 503)
+            body.update(status=report.status, degraded=report.degraded, checks=report.checks)
+        return Response(body, status=200 if report.ready else 503)
 
 
 # ---------------------------------------------------------------------- auth

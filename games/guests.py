@@ -198,20 +198,24 @@ def cleanup_guests(*, now: Any = None, ttl_hours: float | None = None, limit: in
         Player.objects.filter(is_guest=True, is_bot=False, created__lt=cutoff)
         .filter(Q(user__last_login__isnull=True) | Q(user__last_login__lt=cutoff))
         .select_related("user")
-        .order_by("created")[:limit]
+        .order_by("pk")
     )
     deleted = kept = 0
-    for player in candidates:
-        if _last_activity(player) >= cutoff:
-            continue
-        with transaction.atomic():
-            tables = _removable_tables(player)
-            if tables is None:
-                kept += 1
+    after = 0
+    # Every candidate, ``limit`` per query (by primary key, so the guests kept, and those active
+    # since, never fill the page and starve the rest); each guest in a transaction of its own.
+    while page := list(candidates.filter(pk__gt=after)[: max(1, limit)]):
+        after = page[-1].pk
+        for player in page:
+            if _last_activity(player) >= cutoff:
                 continue
-            Table.objects.filter(pk__in=tables).delete()
-            get_user_model().objects.filter(pk=player.user_id).delete()
-            deleted += 1
-    if deleted or kept:
-        log.info("guest cleanup: %d deleted, %d kept (records worth keeping)", deleted, kept)
+            with transaction.atomic():
+                tables = _removable_tables(player)
+                if tables is None:
+                    kept += 1
+                    continue
+                Table.objects.filter(pk__in=tables).delete()
+                get_user_model().objects.filter(pk=player.user_id).delete()
+                deleted += 1
+    log.info("retention: guest cleanup: %d deleted, %d kept (records worth keeping)", deleted, kept)
     return {"deleted": deleted, "kept": kept}

@@ -7,6 +7,7 @@ that cannot be read is reported as failing, with the reason.
 from __future__ import annotations
 
 import logging
+import threading
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -15,6 +16,8 @@ import redis
 from django.conf import settings
 from django.db import connection
 from django.utils import timezone
+
+from common import redis_url
 
 from .models import Heartbeat, Table
 
@@ -49,7 +52,7 @@ def overdue_after() -> timedelta:
 
 
 def _sweep_limit() -> float:
-    """Seconds without a clock sweep (or past a deadline) before readiness fails."""
+    """Seconds without a clock sweep (or past a deadline) before readiness reports it degraded."""
     return max(10 * settings.CLOCK_SWEEP_SECONDS, settings.OVERDUE_SECONDS)
 
 
@@ -72,7 +75,7 @@ def stranded_bot_turns(now: datetime | None = None) -> int:
 
 
 def _redis() -> redis.Redis:
-    return redis.Redis.from_url(
+    return redis_url.client(
         settings.REDIS_URL,
         socket_connect_timeout=settings.HEALTH_TIMEOUT_SECONDS,
         socket_timeout=settings.HEALTH_TIMEOUT_SECONDS,
@@ -97,23 +100,49 @@ def queue_depths() -> dict[str, int]:
     return dict(zip((*names, UNACKED), (int(n) for n in counts), strict=True))
 
 
+#: The checks without which this process cannot serve: a load balancer takes the host out (503).
+#: Every other check failing (Redis, the clock sweep, overdue tables, stranded bot turns) leaves the
+#: service "degraded": it still serves moves and pages, so it stays in (200), and the operator is
+#: alerted through the metrics. A Redis blip or one stuck bot must not take out every host at once.
+REQUIRED = ("database",)
+
+
 @dataclass
 class Readiness:
-    """The readiness report: every check with its reading, and whether the service can work."""
+    """The readiness report: every check with its reading, whether this process can serve
+    (:attr:`ready`) and which of the other checks fail (:attr:`degraded`)."""
 
     checks: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
+        """Every check passes."""
         return all(check["ok"] for check in self.checks.values())
+
+    @property
+    def ready(self) -> bool:
+        """The process can serve: the :data:`REQUIRED` checks pass."""
+        return all(self.checks.get(name, {"ok": False})["ok"] for name in REQUIRED)
+
+    @property
+    def degraded(self) -> list[str]:
+        """The failing checks a load balancer need not act on, in the order they were made."""
+        return [name for name, check in self.checks.items() if name not in REQUIRED and not check["ok"]]
+
+    @property
+    def status(self) -> str:
+        """``unready`` (503), ``degraded`` or ``ready``."""
+        if not self.ready:
+            return "unready"
+        return "degraded" if self.degraded else "ready"
 
     def add(self, name: str, ok: bool, **reading: Any) -> None:
         self.checks[name] = {"ok": ok, **reading}
 
 
 def readiness(now: datetime | None = None) -> Readiness:
-    """Check PostgreSQL (or SQLite), Redis, the clock sweep's age and overdue tables; read the
-    queue depths and bot turns waiting. Never raises."""
+    """Check PostgreSQL (or SQLite): required. Redis with the queue depths, the clock sweep's age,
+    overdue tables and stranded bot turns: the service is degraded when one fails. Never raises."""
     moment = now or timezone.now()
     report = Readiness()
     database_up = False
@@ -155,6 +184,52 @@ def readiness(now: datetime | None = None) -> Readiness:
     except Exception as exc:
         report.add("database", False, error=_reason(exc))
     return report
+
+
+def sweep_ages(now: datetime | None = None) -> dict[str, float]:
+    """Seconds since each background loop last ran (its Heartbeat row), for the metrics. The clock
+    sweep is always there: infinitely old when it never ran, so ``> limit`` alerts fire."""
+    moment = now or timezone.now()
+    ages = {CLOCK_SWEEP: float("inf")}
+    for name, at in Heartbeat.objects.values_list("name", "at"):
+        ages[name] = max(0.0, (moment - at).total_seconds())
+    return ages
+
+
+class StateLog:
+    """The readiness state this process last answered, so that a change is logged once and not
+    every probe: a load balancer probing each second through a long Redis outage would otherwise
+    write a line a second per web process. Per process (each gunicorn worker notes its own
+    changes), starting from "ready"."""
+
+    def __init__(self) -> None:
+        self.last: tuple[str, tuple[str, ...]] = ("ready", ())
+        self.lock = threading.Lock()
+
+    def note(self, report: Readiness) -> None:
+        """Log the report's state if it differs from the last one (status and degraded checks)."""
+        state = (report.status, tuple(report.degraded))
+        with self.lock:
+            if state == self.last:
+                return
+            before, self.last = self.last, state
+        extra = {"readiness": report.status, "degraded": list(report.degraded)}
+        if report.status == "unready":
+            error = report.checks.get("database", {}).get("error", "")
+            log.error("readiness: unready, the database does not answer: %s", error, extra=extra)
+        elif report.status == "degraded":
+            log.warning("readiness: degraded (still serving): %s", ", ".join(report.degraded), extra=extra)
+        else:
+            log.info("readiness: recovered (was %s)", before[0], extra=extra)
+
+
+#: This process's readiness state (games.apis.ReadyApi notes every report).
+STATE = StateLog()
+
+
+def note_state(report: Readiness) -> None:
+    """Log the readiness report if its state changed since this process's last one."""
+    STATE.note(report)
 
 
 def _reason(exc: BaseException) -> str:

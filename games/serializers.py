@@ -293,8 +293,18 @@ class ReadyCheckOut(serializers.Serializer):
 
 
 class ReadyOut(serializers.Serializer):
-    status = serializers.CharField(help_text='"ready", or "unready" when any check fails (then 503)')
+    status = serializers.CharField(
+        help_text='"unready" (503) when the database does not answer: the only check a load balancer '
+        'acts on; "degraded" (200, still serving) when another check fails, named in `degraded` '
+        '(shown only with `checks`: anyone else gets "ready"); else "ready" (200)'
+    )
     time = serializers.DateTimeField()
+    degraded = serializers.ListField(
+        child=serializers.CharField(),
+        required=False,
+        help_text="the failing checks that do not take the host out (redis, clock_sweep, overdue_tables, "
+        "bot_turns): alert on them through /metrics. With `checks` only.",
+    )
     checks = serializers.DictField(
         child=ReadyCheckOut(),
         required=False,

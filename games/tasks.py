@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from . import botplay, guests, services
+from common import metrics_files
+
+from . import botplay, guests, retention, services
 
 
 @shared_task(name="games.tasks.clock_check", acks_late=True)
@@ -36,3 +38,16 @@ def bot_sweep() -> int:
 def guest_cleanup() -> dict[str, int]:
     """Hourly: delete guests idle longer than GUEST_TTL_HOURS with their casual bot games."""
     return guests.cleanup_guests()
+
+
+@shared_task(name="games.tasks.archive_positions", acks_late=True)
+def archive_positions() -> int:
+    """Daily: drop the stored positions of tables that ended ARCHIVE_AFTER_DAYS ago."""
+    return retention.archive_positions()
+
+
+@shared_task(name="games.tasks.compact_metrics")
+def compact_metrics() -> dict[str, int]:
+    """Hourly: merge the metrics files of the ended processes where this worker runs
+    (``common.metrics_files.compact``; each process does so when it starts, too)."""
+    return metrics_files.compact()

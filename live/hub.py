@@ -192,12 +192,12 @@ class Hub:
             self.listener = asyncio.get_running_loop().create_task(self._redis())
 
     async def _redis(self) -> None:
-        import redis.asyncio as aioredis  # here: only the streaming server needs the asyncio client
+        from common import redis_url  # here: only the streaming server needs the asyncio client
 
         backoff = 0.2
         while True:
             try:
-                client = aioredis.Redis.from_url(settings.REDIS_URL)
+                client = redis_url.async_client(settings.REDIS_URL)
                 async with client.pubsub() as pubsub:
                     await pubsub.psubscribe(PREFIX + "*")
                     backoff = 0.2

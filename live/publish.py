@@ -11,6 +11,8 @@ import time
 import redis
 from django.conf import settings
 
+from common import redis_url
+
 log = logging.getLogger(__name__)
 
 PREFIX = "live:"
@@ -25,7 +27,7 @@ def client() -> redis.Redis | None:
         return None
     with _lock:
         if _client is None:
-            _client = redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=0.3, socket_timeout=0.3)
+            _client = redis_url.client(settings.REDIS_URL, socket_connect_timeout=0.3, socket_timeout=0.3)
         return _client
 
 

@@ -52,7 +52,9 @@ def move_submit(
     player already made at that ply, which returns the recorded move unchanged.
 
     Counted in ``pacru_moves_adjudicated_total`` (by result: ``accepted``, ``retry`` or the
-    refusal's code) and timed; each outcome is logged with the table and the ply answered.
+    refusal's code) and timed. Each outcome is logged with the table and the ply answered at
+    DEBUG only (``GAME_LOG_LEVEL=DEBUG``): at hundreds of moves a second a line each would be
+    gigabytes a day, and the moves are already recorded (the Move rows) and counted.
     """
     started = time.perf_counter()
     with log_context(table_id=table_id, ply=ply):
@@ -60,14 +62,14 @@ def move_submit(
             outcome = _submit(table_id, player, ply, move, now or timezone.now())
         except ServiceError as exc:
             metrics.move_adjudicated(exc.code, time.perf_counter() - started)
-            log.info("move %r refused: %s: %s", move[:80], exc.code, exc.detail)
+            log.debug("move %r refused: %s: %s", move[:80], exc.code, exc.detail)
             raise
         except Exception:
             metrics.move_adjudicated("error", time.perf_counter() - started)
             raise
         result = "accepted" if outcome.created else "retry"
         metrics.move_adjudicated(result, time.perf_counter() - started)
-        log.info(
+        log.debug(
             "move %s %s: seat %s, table at ply %s",
             outcome.move.notation,
             "accepted" if outcome.created else "repeated (a retry)",

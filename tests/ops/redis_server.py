@@ -9,8 +9,10 @@ import shutil
 import signal
 import socket
 import subprocess
+import tempfile
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -26,8 +28,11 @@ class RedisServer:
         self.port = free_port()
         self.url = f"redis://127.0.0.1:{self.port}/0"
         self.proc: subprocess.Popen[bytes] | None = None
+        #: Its working folder: a replica writes the master's snapshot there (never into the checkout).
+        self.dir = tempfile.mkdtemp(prefix="test-redis-")
 
     def start(self) -> None:
+        Path(self.dir).mkdir(parents=True, exist_ok=True)
         self.proc = subprocess.Popen(
             [
                 "redis-server",
@@ -39,6 +44,8 @@ class RedisServer:
                 "",
                 "--appendonly",
                 "no",
+                "--dir",
+                self.dir,
             ],
             stdout=subprocess.DEVNULL,
             start_new_session=True,
@@ -64,6 +71,7 @@ class RedisServer:
     def stop(self) -> None:
         if self.proc is not None:
             self.kill()
+        shutil.rmtree(self.dir, ignore_errors=True)
 
 
 @pytest.fixture

@@ -11,14 +11,20 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from django.urls import resolve
 from rest_framework.test import APIClient
 
 import ratings.tasks
 from common import logging as context
-from common.logging import ContextFilter, JsonFormatter, TextFormatter, log_context
+from common.logging import ContextFilter, JsonFormatter, QuietReadiness, TextFormatter, log_context
+from games import health
 from tests.games.conftest import Actor, started_table
 
+from .dead_database import database_down
+from .redis_server import free_port
+
 HEX_ID = re.compile(r"[0-9a-f]{32}")
+READY = "/api/v1/health/ready/"
 
 
 @pytest.fixture
@@ -126,12 +132,12 @@ def test_every_request_gets_its_own_id() -> None:
     assert HEX_ID.fullmatch(first) and HEX_ID.fullmatch(second) and first != second
 
 
-def test_a_move_logs_a_line_with_its_table_ply_and_request(
+def test_a_move_logs_a_line_with_its_table_ply_and_request_at_debug(
     alice: Actor, bob: Actor, caplog: pytest.LogCaptureFixture
 ) -> None:
     table = started_table([alice, bob], "pacru")
     caplog.handler.addFilter(ContextFilter())
-    with caplog.at_level(logging.INFO, logger="games.services"):
+    with caplog.at_level(logging.DEBUG, logger="games.services"):
         ok = alice.post(
             f"/api/v1/tables/{table.pk}/moves/", {"ply": 0, "move": "e1-e2"}, HTTP_X_REQUEST_ID="r-1"
         )
@@ -147,6 +153,82 @@ def test_a_move_logs_a_line_with_its_table_ply_and_request(
     assert "illegal_move" in illegal.getMessage()
     line = json.loads(JsonFormatter().format(accepted))
     assert line["table_id"] == table.pk and line["ply"] == 0 and line["request_id"] == "r-1"
+
+
+def test_at_info_a_move_logs_nothing(alice: Actor, bob: Actor, caplog: pytest.LogCaptureFixture) -> None:
+    """Production's level: a line per move would be gigabytes a day (README "Metrics and logs")."""
+    table = started_table([alice, bob], "pacru")
+    with caplog.at_level(logging.INFO, logger="games.services"):
+        ok = alice.post(f"/api/v1/tables/{table.pk}/moves/", {"ply": 0, "move": "e1-e2"})
+        refused = bob.post(f"/api/v1/tables/{table.pk}/moves/", {"ply": 1, "move": "a3-a4"})
+    assert ok.status_code == 201 and refused.status_code == 400
+    assert [r for r in caplog.records if r.name.startswith("games.services")] == []
+
+
+@pytest.fixture
+def readiness_lines(caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """This process's readiness state starts afresh ("ready"); the lines it and Django log."""
+    monkeypatch.setattr(health, "STATE", health.StateLog())
+    health.beat(health.CLOCK_SWEEP)
+    with caplog.at_level(logging.INFO):
+
+        def lines() -> list[logging.LogRecord]:
+            names = ("games.health", "django.request")
+            return [r for r in caplog.records if r.name in names and r.levelno >= logging.INFO]
+
+        yield lines
+
+
+@pytest.mark.django_db
+def test_readiness_logs_a_change_of_state_once_not_every_probe(readiness_lines: Any, settings: Any) -> None:
+    probe = APIClient()
+    assert [probe.get(READY).status_code for _ in range(3)] == [200] * 3
+    assert readiness_lines() == [], "ready from the start: nothing to say"
+    good_redis = settings.REDIS_URL
+    settings.REDIS_URL = f"redis://127.0.0.1:{free_port()}/0"
+    assert {probe.get(READY).json()["status"] for _ in range(10)} == {"degraded"}
+    (degraded,) = readiness_lines()
+    assert degraded.levelno == logging.WARNING and "degraded" in degraded.getMessage()
+    assert "redis" in degraded.getMessage() and degraded.degraded == ["redis"]  # type: ignore[attr-defined]
+    settings.REDIS_URL = good_redis
+    assert {probe.get(READY).json()["status"] for _ in range(10)} == {"ready"}
+    degraded_again, recovered = readiness_lines()
+    assert degraded_again is degraded and recovered.levelno == logging.INFO
+    assert "recovered" in recovered.getMessage() and recovered.readiness == "ready"  # type: ignore[attr-defined]
+
+
+@pytest.mark.django_db
+def test_readiness_503_logs_once_and_not_through_django_at_every_probe(readiness_lines: Any) -> None:
+    with database_down():
+        assert [APIClient().get(READY).status_code for _ in range(10)] == [503] * 10
+    (unready,) = readiness_lines()
+    assert unready.name == "games.health" and unready.levelno == logging.ERROR
+    assert "unready" in unready.getMessage()
+    assert APIClient().get(READY).status_code == 200
+    again, recovered = readiness_lines()
+    assert again is unready and recovered.getMessage() == "readiness: recovered (was unready)"
+
+
+def test_the_quiet_filter_keeps_every_other_answer() -> None:
+    """Only readiness's 503 is dropped from django.request: any other 5xx is still an ERROR."""
+
+    class Match:
+        def __init__(self, url_name: str) -> None:
+            self.url_name = url_name
+
+    class Request:
+        def __init__(self, url_name: str) -> None:
+            self.resolver_match = Match(url_name)
+
+    def kept(status: int, url_name: str) -> bool:
+        record = logging.LogRecord("django.request", logging.ERROR, __file__, 1, "x", None, None)
+        record.status_code = status
+        record.request = Request(url_name)
+        return QuietReadiness().filter(record)
+
+    assert not kept(503, "api-ready")
+    assert kept(500, "api-ready") and kept(503, "api-table-moves") and kept(429, "api-ready")
+    assert resolve(READY).url_name == QuietReadiness.URL_NAME
 
 
 def test_the_request_id_is_reset_when_the_view_fails() -> None:

@@ -256,7 +256,7 @@ def test_an_organisers_late_entry_is_an_invitation_told_audited_and_answered_by_
     assert kinds.title(answer.kind, answer.params).startswith(f"{late.player.display_name} declined")
     assert late.post(f"/api/v1/late-entry-invitations/{invitation}/accept/").status_code == 409
     again = org.post(f"/api/v1/tournaments/{t.pk}/late-entry/", {"player": late.player.pk})
-    assert again.status_code == 409 and "not asked again" in again.json()["detail"]
+    assert again.status_code == 409 and "will not be asked again" in again.json()["detail"]
 
 
 def test_an_accepted_invitation_enters_from_the_round_after_the_one_then_played(

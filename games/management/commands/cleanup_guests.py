@@ -17,7 +17,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("--hours", type=float, default=None, help="idle time before a guest goes")
-        parser.add_argument("--limit", type=int, default=500, help="most guests looked at in one run")
+        parser.add_argument("--limit", type=int, default=500, help="guests read per query (all are read)")
 
     def handle(self, *args: Any, **options: Any) -> None:
         result = cleanup_guests(ttl_hours=options["hours"], limit=options["limit"])

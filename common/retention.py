@@ -1,0 +1,76 @@
+"""Deleting what is past its retention in small batches (the README's "Retention").
+
+The retention jobs (``accounts.sweeps.retention_sweep``, ``games.retention.archive_positions``,
+guest cleanup) run while the service serves: one ``DELETE`` of a year's notifications would hold
+its locks and its transaction for as long as it takes. Here each batch of at most
+``RETENTION_BATCH`` rows, chosen by primary key, is its own short transaction; a job stopped
+half-way has done part of its work and the next run does the rest (every job is idempotent).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import QuerySet
+
+
+def batch_size(batch: int | None = None) -> int:
+    return max(1, int(batch or settings.RETENTION_BATCH))
+
+
+def delete_in_batches(queryset: QuerySet[Any], batch: int | None = None) -> int:
+    """Delete the rows of ``queryset`` a batch at a time (by primary key); the number deleted,
+    not counting rows deleted by cascade."""
+    size = batch_size(batch)
+    model = queryset.model
+    done = 0
+    while True:
+        with transaction.atomic():
+            pks = list(queryset.order_by("pk").values_list("pk", flat=True)[:size])
+            if not pks:
+                return done
+            deleted = model._default_manager.filter(pk__in=pks).delete()[1]
+            done += deleted.get(model._meta.label, 0)
+        if len(pks) < size:
+            return done
+
+
+def update_in_batches(queryset: QuerySet[Any], batch: int | None = None, **values: Any) -> int:
+    """``queryset.update(**values)`` a batch at a time; ``queryset`` must no longer match an
+    updated row (``position__isnull=False`` with ``position=None``), or this would not end."""
+    size = batch_size(batch)
+    model = queryset.model
+    done = 0
+    while True:
+        with transaction.atomic():
+            pks = list(queryset.order_by("pk").values_list("pk", flat=True)[:size])
+            if not pks:
+                return done
+            done += model._default_manager.filter(pk__in=pks).update(**values)
+        if len(pks) < size:
+            return done
+
+
+def every(seconds: float) -> Callable[[Callable[[], Any]], Callable[[], Any]]:
+    """For the in-process sweeper (``LOCAL_SWEEPS``, called every second): run the decorated
+    job at most once per ``seconds`` (the first call runs it; ``reset()`` makes it due again)."""
+
+    def wrap(job: Callable[[], Any]) -> Callable[[], Any]:
+        due = [0.0]
+
+        def run() -> Any:
+            if time.monotonic() < due[0]:
+                return None
+            due[0] = time.monotonic() + seconds
+            return job()
+
+        run.__doc__ = job.__doc__
+        run.__name__ = job.__name__
+        run.reset = lambda: due.__setitem__(0, 0.0)  # type: ignore[attr-defined]  (tests: due now)
+        return run
+
+    return wrap
