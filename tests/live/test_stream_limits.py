@@ -304,6 +304,12 @@ def test_a_stream_opened_with_another_method_than_get_is_405(db: None) -> None:
             assert response.status_code == 405, (path, method)
             assert response.json()["code"] == "method_not_allowed"
             assert response["Allow"] == "GET, HEAD"
+    # With CSRF checks on, as a browser's request meets them: the API streams still answer in the
+    # API's shape (the page streams answer the CSRF page, as every page does).
+    checked = Client(enforce_csrf_checks=True)
+    for path in ("/api/v1/stream/", "/api/v1/tables/1/stream/"):
+        response = checked.post(path)
+        assert response.status_code == 405 and response.json()["code"] == "method_not_allowed", path
 
 
 def test_the_streams_are_in_the_openapi_schema(db: None) -> None:
