@@ -22,37 +22,33 @@ def batch_size(batch: int | None = None) -> int:
     return max(1, int(batch or settings.RETENTION_BATCH))
 
 
-def delete_in_batches(queryset: QuerySet[Any], batch: int | None = None) -> int:
-    """Delete the rows of ``queryset`` a batch at a time (by primary key); the number deleted,
-    not counting rows deleted by cascade."""
+def _in_batches(queryset: QuerySet[Any], batch: int | None, act: Callable[[QuerySet[Any]], int]) -> int:
+    """Apply ``act`` to the rows of ``queryset`` a batch at a time (by primary key), each batch in
+    a short transaction of its own; the sum of what ``act`` returned."""
     size = batch_size(batch)
-    model = queryset.model
+    manager = queryset.model._default_manager
     done = 0
     while True:
         with transaction.atomic():
             pks = list(queryset.order_by("pk").values_list("pk", flat=True)[:size])
             if not pks:
                 return done
-            deleted = model._default_manager.filter(pk__in=pks).delete()[1]
-            done += deleted.get(model._meta.label, 0)
+            done += act(manager.filter(pk__in=pks))
         if len(pks) < size:
             return done
+
+
+def delete_in_batches(queryset: QuerySet[Any], batch: int | None = None) -> int:
+    """Delete the rows of ``queryset`` a batch at a time (by primary key); the number deleted,
+    not counting rows deleted by cascade."""
+    label = queryset.model._meta.label
+    return _in_batches(queryset, batch, lambda rows: rows.delete()[1].get(label, 0))
 
 
 def update_in_batches(queryset: QuerySet[Any], batch: int | None = None, **values: Any) -> int:
     """``queryset.update(**values)`` a batch at a time; ``queryset`` must no longer match an
     updated row (``position__isnull=False`` with ``position=None``), or this would not end."""
-    size = batch_size(batch)
-    model = queryset.model
-    done = 0
-    while True:
-        with transaction.atomic():
-            pks = list(queryset.order_by("pk").values_list("pk", flat=True)[:size])
-            if not pks:
-                return done
-            done += model._default_manager.filter(pk__in=pks).update(**values)
-        if len(pks) < size:
-            return done
+    return _in_batches(queryset, batch, lambda rows: rows.update(**values))
 
 
 def every(seconds: float) -> Callable[[Callable[[], Any]], Callable[[], Any]]:
