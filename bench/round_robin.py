@@ -6,9 +6,12 @@ and print its figures: the pairs of players who never meet, the pairs meeting
 twice or more, the most meetings of one pair, the lower bound on never-meeting
 pairs (``max(0, pairs - meetings)``, the meetings being fixed by the table
 sizes), whether the schedule is perfect (every pair meets exactly once), and the
-time to build it; next to them the figures of the previous algorithm (the
-greedy build and 60,000-step annealing alone, measured before the precomputed
-schedules came in: :data:`OLD`).
+spread of seat 1 and of the last seat (the most minus the fewest times a
+player sat there, every round seated by the service's own
+``tournaments.services._scheduled_round``: at most 1), and the time to build
+it; next to them the figures of the previous algorithm (the greedy build and
+60,000-step annealing alone, measured before the precomputed schedules came
+in: :data:`OLD`).
 
     .venv/bin/python bench/round_robin.py
 
@@ -502,23 +505,61 @@ def run_search(budget: float, counts: list[int], seats_list: list[int], out: Pat
             write(results, out)
 
 
-def run_bench() -> None:
+def service_seating(schedule: list, n: int) -> Plan:
+    """The schedule as the service seats it: ``tournaments.services._scheduled_round`` round by round
+    (everyone present), on an unsaved event holding the schedule as ``start`` stores it. No database
+    is touched; Django is set up on the first call (``DATABASE_URL`` defaults to a SQLite file)."""
+    import os
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    os.environ.setdefault("DATABASE_URL", "sqlite:///bench-round-robin.db")
+    import django
+
+    django.setup()
+    from tournaments import services
+    from tournaments.models import Tournament
+
+    event = Tournament(schedule=[[list(t.players) for t in r.tables] for r in schedule])
+    taken: dict[int, list[int]] = {p: [] for p in range(n)}
+    plan: Plan = []
+    for number in range(1, len(schedule) + 1):
+        rnd = services._scheduled_round(event, number, set(range(n)), taken)
+        for t in rnd.tables:
+            for seat, p in enumerate(t.players, start=1):
+                taken[p].append(seat)
+        plan.append([list(t.players) for t in rnd.tables])
+    return plan
+
+
+def seat_spreads(plan: Plan, n: int) -> tuple[int, int]:
+    """(first, last): the most minus the fewest times a player took seat 1, and the last seat."""
+    first = Counter(t[0] for r in plan for t in r)
+    last = Counter(t[-1] for r in plan for t in r)
+    return (
+        max(first[p] for p in range(n)) - min(first[p] for p in range(n)),
+        max(last[p] for p in range(n)) - min(last[p] for p in range(n)),
+    )
+
+
+def run_bench(counts: list[int], seats_list: list[int]) -> None:
     print(
         f"{'players':>7} {'seats':>5} {'rounds':>6} {'never':>5} {'bound':>5} {'twice+':>6} {'max':>3} "
-        f"{'perfect':>7} {'ms':>6}   old: never twice+ max"
+        f"{'perfect':>7} {'first':>5} {'last':>4} {'ms':>6}   old: never twice+ max"
     )
-    for seats in (3, 4):
-        for n in COUNTS:
+    for seats in seats_list:
+        for n in counts:
             start = time.perf_counter()
             schedule = round_robin(list(range(n)), seats)
             ms = (time.perf_counter() - start) * 1000
             plan = [[list(t.players) for t in r.tables] for r in schedule]
             never, twice, top = figures(plan, n)
+            first, last = seat_spreads(service_seating(schedule, n), n)
             old = OLD.get((n, seats))
             old_text = f"{old[0]:>5} {old[1]:>6} {old[2]:>3}" if old else ""
             print(
                 f"{n:>7} {seats:>5} {len(schedule):>6} {never:>5} {bound(n, seats):>5} {twice:>6} {top:>3} "
-                f"{'yes' if (never, twice, top) == (0, 0, 1) else '':>7} {ms:>6.1f}   {old_text}"
+                f"{'yes' if (never, twice, top) == (0, 0, 1) else '':>7} {first:>5} {last:>4} {ms:>6.1f}   "
+                f"{old_text}"
             )
 
 
@@ -535,7 +576,7 @@ def main() -> None:
     if args.search:
         run_search(args.budget, args.players, args.seats, args.out)
     else:
-        run_bench()
+        run_bench(args.players, args.seats)
 
 
 if __name__ == "__main__":

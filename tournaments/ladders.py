@@ -550,6 +550,35 @@ def fairness(game: str, ratings: list[tuple[float, float]]) -> float:
     return environment.quality(game, ratings) / ideal if ideal > 0 else 0.0
 
 
+#: A queued player for :func:`plan_queue_tables`: (player id, (mu, sigma), seconds waited).
+Waiting = tuple[int, tuple[float, float], float]
+
+
+def _best_tables(
+    game: str, anchor: Waiting, behind: list[Waiting], seats: int
+) -> tuple[tuple[Waiting, ...] | None, tuple[Waiting, ...] | None]:
+    """The best table (by raw match quality) seating ``anchor`` with players from ``behind``, and
+    the best *fair* one, if any.
+
+    Both are searched because they differ: raw quality falls with the players' uncertainty, so the
+    table of highest quality may be one of established players that is unfair to the anchor while a
+    table with newcomers (lower raw quality) is fair. Testing fairness only on the former would make
+    the anchor wait up to the limit with a fair table at hand.
+    """
+    best: tuple[Waiting, ...] | None = None
+    fair: tuple[Waiting, ...] | None = None
+    best_q = fair_q = -1.0
+    for others in itertools.combinations(behind, seats - 1):
+        group = (anchor, *others)
+        ratings = [e[1] for e in group]
+        q = environment.quality(game, ratings)
+        if q > best_q:
+            best, best_q = group, q
+        if q > fair_q and fairness(game, ratings) >= FAIR_SHARE:
+            fair, fair_q = group, q
+    return best, fair
+
+
 def plan_queue_tables(
     game: str,
     seats: int,
@@ -567,15 +596,13 @@ def plan_queue_tables(
         window = queue[: CANDIDATES + 1]
         chosen: tuple[tuple[int, tuple[float, float], float], ...] | None = None
         for i, anchor in enumerate(window):
-            best, best_q = None, -1.0
-            for others in itertools.combinations(window[i + 1 :], seats - 1):
-                group = (anchor, *others)
-                q = environment.quality(game, [e[1] for e in group])
-                if q > best_q:
-                    best, best_q = group, q
+            best, fair = _best_tables(game, anchor, window[i + 1 :], seats)
             if best is None:
                 break
-            if fairness(game, [e[1] for e in best]) >= FAIR_SHARE or (i == 0 and anchor[2] >= wait_limit):
+            if fair is not None:
+                chosen = fair
+                break
+            if i == 0 and anchor[2] >= wait_limit:
                 chosen = best
                 break
         if chosen is None:

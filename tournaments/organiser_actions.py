@@ -8,7 +8,8 @@ round ends, the next is paired). A correction of a finished table (``table_corre
 changes its ranks; the standings are computed on read from the tables, so they follow, and a
 rated table's game is re-rated after the commit (``ratings.services.recompute``). A knockout's
 bracket is built from the results, so its results are corrected only while the event is paused
-before the next round is paired, or in its final round.
+before the next round is paired, or in its final round. Neither may rank a withdrawn player's seat
+level with or above a seat still in the game (:func:`withdrawn_refusal`).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from common.spreadsheet import csv_text
 from common.tasks import send
 from games import services as games
 from games.models import Player, Seat, Table
+from games.services.adjudicate import check_ranks
 from games.wording import ordinal
 from ratings import services as rating_services
 
@@ -110,6 +112,37 @@ def correction_refusal(t: Tournament, rnd: Round) -> str | None:
     )
 
 
+def withdrawn_refusal(t: Tournament, seats: list[Seat], ranks: dict[int, int], active: bool) -> str | None:
+    """Why ``ranks`` may not stand because they put a withdrawn player's seat level with or above a
+    seat still in the game (``None``: they may).
+
+    A withdrawn seat is one whose player withdrew from the event (themself, removed by the organiser,
+    or two no-shows) and left this table: a withdrawal resigns the player's running games, so the seat
+    is out. It ranks below every seat still in the game: at a table being played, the seats still
+    playing; at a finished one, the seats that played to the end. A player who withdrew after finishing
+    the table keeps the result they played (the seat was not out), and it may be corrected as any other.
+    """
+    withdrawn = set(
+        Registration.objects.filter(
+            tournament=t, player_id__in=[s.player_id for s in seats], status=Registration.Status.WITHDRAWN
+        ).values_list("player_id", flat=True)
+    )
+    gone = [s for s in seats if s.player_id in withdrawn and (active or s.state == Seat.State.OUT)]
+    staying = [s for s in seats if s not in gone and s.state == Seat.State.PLAYING]
+    for seat in gone:
+        above = [s for s in staying if ranks[seat.number] <= ranks[s.number]]
+        if above:
+            return _(
+                "%(name)s withdrew from %(event)s: a withdrawn seat must rank below every seat still in "
+                "the game (%(others)s)"
+            ) % {
+                "name": seat.player.display_name,
+                "event": t.name,
+                "others": ", ".join(s.player.display_name for s in above),
+            }
+    return None
+
+
 @transaction.atomic
 def enter_result(
     *, tournament_id: int, table_id: int, ranks: dict[int, int], reason: str, by: Player
@@ -131,6 +164,11 @@ def enter_result(
     status = Table.objects.filter(pk=table_id).values_list("status", flat=True).first()
     seats = list(Seat.objects.filter(table_id=table_id).select_related("player").order_by("number"))
     before = {str(s.player_id): s.rank for s in seats}
+    if status in (Table.Status.ACTIVE, Table.Status.FINISHED):
+        check_ranks(ranks, [s.number for s in seats])
+        refusal = withdrawn_refusal(t, seats, ranks, active=status == Table.Status.ACTIVE)
+        if refusal:
+            raise InvalidInput(refusal)
     if status == Table.Status.ACTIVE:
         corrected = False
         games.table_adjudicate(table_id=table_id, ranks=ranks)

@@ -790,10 +790,16 @@ def _pair_round(t: Tournament) -> Round:
 def _scheduled_round(
     t: Tournament, number: int, active: set[int], seats_taken: dict[int, list[int]]
 ) -> pairing.Round:
+    """Round ``number`` of the schedule fixed at the start. A full table keeps the schedule's seat order:
+    ``pairing.round_robin`` chose seat 1 and the last seat over the whole schedule, each player's
+    count within one of every other's, which seating round by round would undo. A table someone has
+    left since (withdrawn, or given a bye) is seated afresh from the seats taken so far."""
     tables, byes = [], []
     for players in (t.schedule or [])[number - 1]:
         present = [p for p in players if p in active]
-        if len(present) >= 2:
+        if len(present) == len(players):
+            tables.append(pairing.Table(tuple(present)))
+        elif len(present) >= 2:
             tables.append(pairing.Table(pairing.assign_seats(present, seats_taken)))
         else:
             byes.extend(present)

@@ -2,7 +2,8 @@
 
 Tournament organisers use these (``tournaments.organiser_actions``): the ranks they enter end an
 unfinished table as if it had been played out (``game_finished`` is sent after the commit, so the
-apps that listen react as for any finished table), or replace the ranks of a finished one (then
+apps that listen react as for any finished table; a seat already out ranks below every seat still
+playing, as in a game played out), or replace the ranks of a finished one (then
 nothing is announced: the caller decides what must be recomputed, e.g. ratings).
 """
 
@@ -46,6 +47,30 @@ def check_ranks(ranks: dict[int, int], seats: list[int]) -> None:
             )
 
 
+def check_out_seats_below(table_id: int, ranks: dict[int, int]) -> None:
+    """A seat that is out of the game (resigned, lost on time, blocked, captured) must rank below every
+    seat still playing, as it would when the game is played out: ending a table cannot revive a seat.
+    (Its ``ranks`` have passed :func:`check_ranks`.)"""
+    seats = list(Seat.objects.filter(table_id=table_id).select_related("player").order_by("number"))
+    playing = [s for s in seats if s.state == Seat.State.PLAYING]
+    for seat in seats:
+        if seat.state != Seat.State.OUT:
+            continue
+        above = [s for s in playing if ranks[seat.number] <= ranks[s.number]]
+        if above:
+            raise InvalidInput(
+                _(
+                    "%(name)s is out of this game (%(how)s): a seat that is out must rank below every "
+                    "seat still playing (%(others)s)"
+                )
+                % {
+                    "name": seat.player.display_name,
+                    "how": seat.get_elimination_reason_display() or seat.get_state_display(),
+                    "others": ", ".join(s.player.display_name for s in above),
+                }
+            )
+
+
 def _apply(table: Table, ranks: dict[int, int], markers: dict[int, int]) -> None:
     winners = [s for s, r in ranks.items() if r == 1]
     table.winner_seat = winners[0] if len(winners) == 1 else None
@@ -76,6 +101,7 @@ def table_adjudicate(*, table_id: int, ranks: dict[int, int]) -> Table:
         )
     seats = list(Seat.objects.filter(table=table).values_list("number", flat=True))
     check_ranks(ranks, seats)
+    check_out_seats_below(table_id, ranks)
     markers = current_state(table).scores
     now = timezone.now()
     table.status = Table.Status.FINISHED
