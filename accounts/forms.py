@@ -5,7 +5,6 @@ from __future__ import annotations
 import secrets
 import unicodedata
 from typing import Any
-from zoneinfo import available_timezones
 
 from django import forms
 from django.conf import settings
@@ -26,8 +25,7 @@ from . import kinds
 from .models import EmailMode
 from .notify import queue_account_mail, site_url
 from .services import RESEND_SECONDS, recently_mailed
-
-ZONES = sorted(z for z in available_timezones() if "/" in z and not z.startswith(("Etc/", "SystemV/")))
+from .zones import zone_choices
 
 
 def own_name(code: str) -> str:
@@ -65,11 +63,20 @@ class EmailForm(forms.Form):
 class PreferencesForm(forms.Form):
     language = forms.ChoiceField(choices=language_choices, required=False, label=gettext_lazy("Language"))
     time_zone = forms.ChoiceField(
-        choices=[("", "UTC"), *[(z, z.replace("_", " ")) for z in ZONES]],
+        choices=zone_choices,
         required=False,
         label=gettext_lazy("Time zone"),
         help_text=gettext_lazy("times on pages and in e-mails are shown in it"),
+        # static/js/timezone.js moves the browser's own zone to the top, under this heading.
+        widget=forms.Select(attrs={"data-browser-zone": gettext_lazy("Your browser's time zone")}),
     )
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        # A zone chosen before the menu left the legacy names out stays on offer to its owner.
+        had = (self.data.get("time_zone") if self.is_bound else None) or self.initial.get("time_zone")
+        if had:
+            self.fields["time_zone"].choices = zone_choices(keep=had)
 
 
 class NotificationsForm(forms.Form):

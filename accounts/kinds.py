@@ -47,6 +47,7 @@ KINDS: dict[str, Kind] = {
             "challenge_answer", gettext_lazy("Your challenge was accepted, declined or expired"), "immediate"
         ),
         Kind("round", gettext_lazy("Your event's round is paired, or you got a bye"), "immediate"),
+        Kind("queue_table", gettext_lazy("A ladder's matchmaking queue found you a table"), "immediate"),
         Kind("event", gettext_lazy("An event you entered starts or finishes"), "immediate"),
         Kind("entered", gettext_lazy("An organiser entered you into an event"), "immediate"),
         Kind(
@@ -165,6 +166,8 @@ def title(kind: str, p: dict[str, Any]) -> str:
         return _("%(by)s challenged you on the ladder %(ladder)s") % {"by": p["by"], "ladder": p["ladder"]}
     if kind == "challenge_answer":
         return _challenge_answer(p)
+    if kind == "queue_table":
+        return _("Your table in %(ladder)s is ready") % {"ladder": p["ladder"]}
     if kind == "round":
         args = {"event": p["event"], "round": p["round"]}
         if p.get("bye"):
@@ -176,6 +179,10 @@ def title(kind: str, p: dict[str, Any]) -> str:
     if kind == "event":
         if p["state"] == "started":
             return _("%(event)s has started") % {"event": p["event"]}
+        if p["state"] == "reopened":
+            return _("%(event)s is running again: a corrected result means more games to play") % {
+                "event": p["event"]
+            }
         if p.get("place"):
             return _("%(event)s has finished: you placed %(place)s of %(of)s") % {
                 "event": p["event"],
@@ -209,6 +216,12 @@ def detail(kind: str, p: dict[str, Any], extra: dict[str, Any] | None = None) ->
                 "when": when
             }
         return _("Answer by %(when)s.") % {"when": when}
+    if kind == "queue_table":
+        return _("%(game)s against %(opponents)s (table %(table)s).") % {
+            "game": p["game"],
+            "opponents": _names(p["opponents"]),
+            "table": p["table"],
+        }
     if kind == "round" and (p.get("starts_at") or p.get("starts")):
         return _("The round starts %(when)s.") % {"when": moment(p, "starts")}
     if kind == "late_entry" and p.get("status") == "pending":

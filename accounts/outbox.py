@@ -36,10 +36,9 @@ from common import tasks as task_sender
 from common.retention import delete_in_batches
 
 from .models import OutgoingMail
+from .task_names import SEND_MAIL
 
 log = logging.getLogger(__name__)
-
-SEND_TASK = "accounts.tasks.send_mail"
 
 
 def queue(
@@ -111,7 +110,7 @@ def dispatch(mail_id: int) -> None:
     a slow mail server never delays a page or a move."""
     if _eager() and not settings.MAIL_SEND_IN_REQUEST:
         return
-    task_sender.send(SEND_TASK, (mail_id,))
+    task_sender.send(SEND_MAIL, (mail_id,))
 
 
 def _claim(mail_id: int, now: datetime) -> datetime | None:
@@ -179,7 +178,7 @@ def send(mail_id: int, connection: Any = None) -> str:
             exc,
         )
         if not gave_up and not _eager():
-            task_sender.send(SEND_TASK, (mail_id,), countdown=delay)
+            task_sender.send(SEND_MAIL, (mail_id,), countdown=delay)
         return "failed" if gave_up else "retry"
     # The step that cannot be made atomic with the SMTP exchange: see the module's docstring.
     mine.update(status=OutgoingMail.Status.SENT, sent_at=timezone.now(), claimed_until=None, last_error="")

@@ -25,9 +25,18 @@ from tournaments.events import (
     event_changed,
     late_entry_answered,
     late_entry_invited,
+    queue_table_formed,
     round_paired,
 )
-from tournaments.models import Challenge, LateEntryInvitation, Registration, Round, RoundTable, Tournament
+from tournaments.models import (
+    Challenge,
+    Ladder,
+    LateEntryInvitation,
+    Registration,
+    Round,
+    RoundTable,
+    Tournament,
+)
 from tournaments.selectors import final_places
 
 from . import sessions
@@ -252,8 +261,32 @@ def on_round(*, round_id: int, **_: Any) -> None:
             )
 
 
+@receiver(queue_table_formed)
+def on_queue_table(*, ladder_id: int, table_id: int, players: tuple[int, ...], **_: Any) -> None:
+    """Each player the queue seated is told their table is ready (with its link), in case their
+    queue page is not open (or not live)."""
+    ladder = Ladder.objects.filter(pk=ladder_id).values("name", "game").first()
+    if ladder is None:
+        return
+    names = dict(Player.objects.filter(pk__in=players).values_list("pk", "display_name"))
+    for player_id, player in _humans(list(players)).items():
+        notify(
+            user_id=player.user_id,
+            kind="queue_table",
+            key=f"queue-table:{table_id}",
+            params={
+                "ladder": ladder["name"],
+                "ladder_id": ladder_id,
+                "table": table_id,
+                "game": game_name(ladder["game"]),
+                "opponents": [names.get(p, "?") for p in players if p != player_id],
+            },
+            url=reverse("table", args=[table_id]),
+        )
+
+
 @receiver(event_changed)
-def on_event(*, tournament_id: int, state: str, **_: Any) -> None:
+def on_event(*, tournament_id: int, state: str, again: int = 0, **_: Any) -> None:
     t = Tournament.objects.filter(pk=tournament_id).first()
     if t is None:
         return
@@ -273,7 +306,8 @@ def on_event(*, tournament_id: int, state: str, **_: Any) -> None:
         notify(
             user_id=player.user_id,
             kind="event",
-            key=f"event:{t.pk}:{state}",
+            # An event reopened by a corrected result finishes again: a new notification each time.
+            key=f"event:{t.pk}:{state}" + (f":{again}" if again else ""),
             params=params,
             url=reverse("tournament", args=[t.pk]),
         )

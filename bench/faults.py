@@ -777,6 +777,7 @@ def run_beat_stopped(b: Bench, res: Result) -> None:
 
 def run_duplicate_delivery(b: Bench, res: Result) -> None:
     from config.celery import app
+    from games.task_names import CLOCK_CHECK, CLOCK_SWEEP
 
     sent: Counter[str] = Counter()
     stop = threading.Event()
@@ -790,13 +791,13 @@ def run_duplicate_delivery(b: Bench, res: Result) -> None:
 
     def on_new(pk: int, actions: int, deadline: datetime) -> None:
         due = deadline + timedelta(seconds=GRACE)
-        send("games.tasks.clock_check", (pk, actions), eta=due)  # the duplicate
-        send("games.tasks.clock_check", (pk, actions), eta=due - timedelta(seconds=0.05))  # just early
-        send("games.tasks.clock_check", (pk, actions))  # at once: must do nothing
+        send(CLOCK_CHECK, (pk, actions), eta=due)  # the duplicate
+        send(CLOCK_CHECK, (pk, actions), eta=due - timedelta(seconds=0.05))  # just early
+        send(CLOCK_CHECK, (pk, actions))  # at once: must do nothing
 
     def sweeps() -> None:
         while not stop.wait(0.25):
-            send("games.tasks.clock_sweep")
+            send(CLOCK_SWEEP)
 
     thread = threading.Thread(target=sweeps, daemon=True)
     thread.start()

@@ -29,13 +29,15 @@ FIELDS = {"request_id": "req", "task": "task", "task_id": "task_id", "table_id":
 
 _vars: dict[str, ContextVar[Any]] = {name: ContextVar(f"pacru_log_{name}", default=None) for name in FIELDS}
 
-#: Tasks whose first argument is a table id: their lines carry ``table_id``.
-TABLE_TASKS = (
-    "games.tasks.clock_check",
-    "games.tasks.bot_move",
-    "tournaments.tasks.table_finished",
-    "ratings.tasks.rate_table",
-)
+#: Tasks whose first argument is a table id: their lines carry ``table_id``. Each app declares
+#: its own with :func:`table_task` (in its ``task_names``).
+TABLE_TASKS: set[str] = set()
+
+
+def table_task(name: str) -> str:
+    """Declare that the task ``name`` takes a table id first (its log lines carry it); ``name``."""
+    TABLE_TASKS.add(name)
+    return name
 
 
 def current() -> dict[str, Any]:
@@ -142,7 +144,7 @@ class TextFormatter(logging.Formatter):
 
 def task_table_id(name: str, args: Any, kwargs: Any) -> Any:
     """The table a task is about (its first argument), for the tasks in :data:`TABLE_TASKS`."""
-    if not name.startswith(TABLE_TASKS):
+    if name not in TABLE_TASKS:
         return None
     if kwargs and "table_id" in kwargs:
         return kwargs["table_id"]

@@ -95,6 +95,12 @@ SENDS = Counter(
     "it; the sweeps cover the work) or skipped (not tried: the broker failed moments ago).",
     ["task", "outcome"],
 )
+RECEIVER_FAILURES = Counter(
+    "pacru_event_receiver_failures",
+    "Receivers of an after-commit event that raised (logged; the write and the other receivers "
+    "went on), by event and receiver.",
+    ["event", "receiver"],
+)
 
 
 def move_adjudicated(result: str, seconds: float) -> None:
@@ -119,6 +125,11 @@ def rating_updates_applied(n: int) -> None:
     """``n`` tables' rating updates were applied (committed)."""
     if n > 0:
         RATING_UPDATES.inc(n)
+
+
+def receiver_failed(event: str, receiver: str) -> None:
+    """A receiver of ``event`` raised after the commit (games.events.announce)."""
+    RECEIVER_FAILURES.labels(event=event, receiver=receiver).inc()
 
 
 def task_finished(task: str, outcome: str) -> None:

@@ -1,4 +1,4 @@
-"""Deleting what is past its retention in small batches (the README's "Retention").
+"""Deleting what is past its retention in small batches (docs/operators/backups.md).
 
 The retention jobs (``accounts.sweeps.retention_sweep``, ``games.retention.archive_positions``,
 guest cleanup) run while the service serves: one ``DELETE`` of a year's notifications would hold

@@ -9,11 +9,23 @@ from drf_spectacular.utils import OpenApiResponse
 from rest_framework import serializers
 
 
+class RefusalOut(serializers.Serializer):
+    """The rules engine's refusal of a move, beside its words (docs/engine-refusals.md)."""
+
+    code = serializers.CharField(help_text="the engine's refusal code, e.g. power_too_low, game_over")
+    params = serializers.DictField(
+        help_text="its particulars, plain values: the move, the field, the power …"
+    )
+
+
 class ErrorOut(serializers.Serializer):
     """The one error shape of the API."""
 
     detail = serializers.CharField(help_text="what was wrong and why")
     code = serializers.CharField(help_text="a stable machine code, e.g. invalid, not_found, stale_ply")
+    refusal = RefusalOut(
+        required=False, help_text="a move (or resignation) the rules refuse: the engine's code and params"
+    )
 
 
 ERROR = OpenApiResponse(response=ErrorOut, description='{"detail": "...", "code": "..."}')

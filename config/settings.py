@@ -26,7 +26,11 @@ import dj_database_url
 from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
+from accounts import task_names as accounts_tasks
 from common import redis_url
+from games import task_names as games_tasks
+from ratings import task_names as ratings_tasks
+from tournaments import task_names as tournaments_tasks
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 PROFILE = os.environ.get("DJANGO_PROFILE", "local")
@@ -209,6 +213,9 @@ GUEST_PLAY = env_bool("GUEST_PLAY", not PRODUCTION)
 GUEST_RATE = os.environ.get("GUEST_RATE", "10/hour")
 #: Guests idle this long are deleted with their casual bot games (games.guests.cleanup_guests).
 GUEST_TTL_HOURS = float(os.environ.get("GUEST_TTL_HOURS", "24"))
+#: A table of guests against house bots with no move for this long is ended (aborted, not rated),
+#: so an abandoned game leaves the lobby's games in play (games.services.abandoned).
+ABANDONED_GUEST_TABLE_HOURS = float(os.environ.get("ABANDONED_GUEST_TABLE_HOURS", "24"))
 #: A deleted account's username (and its look-alikes) cannot be registered for this many days.
 USERNAME_HOLD_DAYS = float(os.environ.get("USERNAME_HOLD_DAYS", "30"))
 LOGIN_REDIRECT_URL = "home"
@@ -303,8 +310,12 @@ SPECTACULAR_SETTINGS = {
     # Swagger UI and Redoc are served from the project's own static files (no CDN).
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
-    "REDOC_DIST": "SIDECAR",
+    # The sidecar's Redoc, served with its one CDN URL (a logo) pointed home (common.redoc_bundle).
+    "REDOC_DIST": "/api/v1/redoc-assets",
     "COMPONENT_SPLIT_REQUEST": True,
+    # What an unplayed round pays: a bye the organiser gives (requested_bye) and the rounds a late
+    # entry missed (missed) share the one choice set.
+    "ENUM_NAME_OVERRIDES": {"UnplayedRoundPaysEnum": ["zero", "half"]},
     # <id:...> path ids (common.validation.IdConverter): integers within the 64-bit id range.
     "PATH_CONVERTER_OVERRIDES": {
         "id": {"type": "integer", "format": "int64", "minimum": 0, "maximum": 2**63 - 1}
@@ -316,7 +327,7 @@ SPECTACULAR_SETTINGS = {
     ],
 }
 
-# Mail and notifications (accounts): see the README's "Mail".
+# Mail and notifications (accounts): see docs/operators/mail.md.
 SITE_NAME = os.environ.get("SITE_NAME", "Pacru ladder")
 #: The address mails link to (verification, reset, notifications, unsubscribe).
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
@@ -374,10 +385,11 @@ LOCAL_SWEEPS = [
     "accounts.sweeps.local_sweep",
     "accounts.sweeps.local_retention",
     "games.retention.local_archive",
+    "games.services.abandoned.local_end_abandoned",
     "common.metrics.local_compaction",
 ]
 
-# Retention (common.retention, accounts.sweeps, games.retention): see the README's "Retention".
+# Retention (common.retention, accounts.sweeps, games.retention): see docs/operators/backups.md.
 #: Read notifications are deleted this many days after they were read; unread ones this many
 #: days after they were made (notifications waiting for a digest are kept until it is sent).
 NOTIFY_KEEP_READ_DAYS = float(os.environ.get("NOTIFY_KEEP_READ_DAYS", "90"))
@@ -390,7 +402,7 @@ RETENTION_BATCH = int(os.environ.get("RETENTION_BATCH", "1000"))
 #: The daily retention jobs (Celery beat) run at this hour, UTC.
 RETENTION_HOUR = int(os.environ.get("RETENTION_HOUR", "4"))
 
-# Live push (live): see the README's "Live updates".
+# Live push (live): see docs/operators/live-updates.md.
 #: Pages offer push: "auto" (when served by the ASGI server), "on" (a proxy sends /live/ to one), "off".
 LIVE_PUSH = os.environ.get("LIVE_PUSH", "auto")
 #: Without Redis, each process's hub reads a watched table's version this often.
@@ -411,7 +423,7 @@ LIVE_STREAMS_PER_ACCOUNT = int(
     os.environ.get("LIVE_STREAMS_PER_ACCOUNT", "0" if env_bool("THROTTLE_OFF", False) else "10")
 )
 
-# Clocks (games.clocks, games.services): see the README's "Time controls".
+# Clocks (games.clocks, games.services): see docs/operators/clocks.md.
 #: A move this late past the deadline still counts, and timeouts wait this long (network lag).
 CLOCK_GRACE_SECONDS = float(os.environ.get("CLOCK_GRACE_SECONDS", "1.0"))
 #: A table whose first move is not made within this time is aborted (correspondence: one day's allowance).
@@ -421,7 +433,7 @@ CLOCK_ETA_HORIZON_SECONDS = float(os.environ.get("CLOCK_ETA_HORIZON_SECONDS", "3
 #: How often the sweep looks for overdue tables (Celery beat, or scripts/run's in-process sweeper).
 CLOCK_SWEEP_SECONDS = float(os.environ.get("CLOCK_SWEEP_SECONDS", "2"))
 
-# Backstops and health (games.botplay, games.health, common.tasks): see the README's "Operations".
+# Backstops and health (games.botplay, games.health, common.tasks): see docs/operators/operations.md.
 #: A bot on turn this long is sent its turn again by the bot sweep (unless a worker holds the lease).
 BOT_SWEEP_AFTER_SECONDS = float(os.environ.get("BOT_SWEEP_AFTER_SECONDS", "10"))
 BOT_SWEEP_SECONDS = float(os.environ.get("BOT_SWEEP_SECONDS", "5"))
@@ -476,7 +488,7 @@ BOT_QUEUE = os.environ.get("BOT_QUEUE", "bots")
 CELERY_TASK_ROUTES = {
     "games.tasks.clock_*": {"queue": CLOCK_QUEUE},
     # The bot sweep only sends tasks: with the clocks, not behind the bots' searches.
-    "games.tasks.bot_sweep": {"queue": CLOCK_QUEUE},
+    games_tasks.BOT_SWEEP: {"queue": CLOCK_QUEUE},
     # Bots think for up to seconds: their own queue and workers, so they never delay a clock.
     "games.tasks.bot_*": {"queue": BOT_QUEUE},
     "ratings.tasks.*": {"queue": "slow"},
@@ -486,39 +498,44 @@ CELERY_TASK_ROUTES = {
 }
 CELERY_BEAT_SCHEDULE = {
     "clock-sweep": {
-        "task": "games.tasks.clock_sweep",
+        "task": games_tasks.CLOCK_SWEEP,
         "schedule": CLOCK_SWEEP_SECONDS,
         "options": {"expires": CLOCK_SWEEP_SECONDS * 5},
     },
     "bot-sweep": {
-        "task": "games.tasks.bot_sweep",
+        "task": games_tasks.BOT_SWEEP,
         "schedule": BOT_SWEEP_SECONDS,
         "options": {"expires": BOT_SWEEP_SECONDS * 5},
     },
     "ladder-housekeeping": {
-        "task": "tournaments.tasks.ladder_housekeeping",
+        "task": tournaments_tasks.LADDER_HOUSEKEEPING,
         "schedule": 10.0,
         "options": {"expires": 60},
     },
-    "ratings-pending": {"task": "ratings.tasks.rate_pending", "schedule": 60.0, "options": {"expires": 300}},
-    "mail-sweep": {"task": "accounts.tasks.mail_sweep", "schedule": 15.0, "options": {"expires": 60}},
-    "notify-sweep": {"task": "accounts.tasks.notify_sweep", "schedule": 30.0, "options": {"expires": 120}},
-    "guest-cleanup": {"task": "games.tasks.guest_cleanup", "schedule": 3600.0, "options": {"expires": 1800}},
-    # Retention (README "Retention"): at fixed times of day, so a beat restarted daily (its schedule
+    "ratings-pending": {"task": ratings_tasks.RATE_PENDING, "schedule": 60.0, "options": {"expires": 300}},
+    "mail-sweep": {"task": accounts_tasks.MAIL_SWEEP, "schedule": 15.0, "options": {"expires": 60}},
+    "notify-sweep": {"task": accounts_tasks.NOTIFY_SWEEP, "schedule": 30.0, "options": {"expires": 120}},
+    "guest-cleanup": {"task": games_tasks.GUEST_CLEANUP, "schedule": 3600.0, "options": {"expires": 1800}},
+    "abandoned-guest-tables": {
+        "task": games_tasks.END_ABANDONED_GUEST_TABLES,
+        "schedule": 3600.0,
+        "options": {"expires": 1800},
+    },
+    # Retention (docs/operators/backups.md): at fixed times of day, so a beat restarted daily (its schedule
     # file lost with the container) still runs them; each is idempotent and batched.
     "retention": {
-        "task": "accounts.tasks.retention_sweep",
+        "task": accounts_tasks.RETENTION_SWEEP,
         "schedule": crontab(hour=RETENTION_HOUR, minute=10),
         "options": {"expires": 3600},
     },
     "archive-positions": {
-        "task": "games.tasks.archive_positions",
+        "task": games_tasks.ARCHIVE_POSITIONS,
         "schedule": crontab(hour=RETENTION_HOUR, minute=30),
         "options": {"expires": 3600},
     },
     # The metrics files of ended processes where the worker runs, merged (common.metrics_files).
     "metrics-compaction": {
-        "task": "games.tasks.compact_metrics",
+        "task": games_tasks.COMPACT_METRICS,
         "schedule": 3600.0,
         "options": {"expires": 1800},
     },

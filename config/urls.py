@@ -3,6 +3,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularRedocView, SpectacularSwaggerSplitView
 
+from common.redoc_bundle import redoc_bundle
 from common.schema_api import SchemaApi
 from common.validation import register_id_converter
 from config import i18n
@@ -29,6 +30,7 @@ urlpatterns = [
     path("tables/<id:table_id>/<str:action>/", pages.table_action_page, name="table-action"),
     path("play-bot/", pages.play_bot, name="play-bot"),
     path("accounts/signup/", pages.signup, name="signup"),
+    path("accounts/signup/check-mail/", pages.signup_check_mail, name="signup-check-mail"),
     path("ratings/<str:game>/", rating_pages.leaderboard_page, name="leaderboard"),
     path("players/<id:player_id>/", player_page, name="player"),
     path("tournaments/", tournament_pages.tournament_list_page, name="tournaments"),
@@ -57,4 +59,6 @@ urlpatterns = [
     path("api/v1/schema/", SchemaApi.as_view(), name="api-schema"),
     path("api/v1/docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/v1/redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-redoc"),
+    # Redoc's script with its CDN logo pointed home (common.redoc_bundle; REDOC_DIST in settings).
+    path("api/v1/redoc-assets/bundles/redoc.standalone.js", redoc_bundle, name="api-redoc-bundle"),
 ]

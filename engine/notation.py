@@ -51,7 +51,9 @@ class Parsed:
 def parse(text: str) -> Parsed:
     """Parse move text; raise :class:`IllegalMove` if it is not notation at all."""
     if not isinstance(text, str):
-        raise IllegalMove(f"a move must be text, not {type(text).__name__}")
+        raise IllegalMove(
+            f"a move must be text, not {type(text).__name__}", "not_text", {"type": type(text).__name__}
+        )
     compact = "".join(text.split()).lower()
     if compact == "pass":
         return Parsed("pass")
@@ -71,7 +73,7 @@ def parse(text: str) -> Parsed:
         cell, turn, inner = m.groups()
         return Parsed("reorient", CELL_INDEX[cell], tokens=_tokens(text, inner), turn=_TURNS[turn])
     shown = text if len(text) <= 40 else text[:40] + "…"
-    raise IllegalMove(f"{shown!r} is not a move: {HELP}")
+    raise IllegalMove(f"{shown!r} is not a move: {HELP}", "not_a_move", {"move": shown})
 
 
 def _tokens(text: str, inner: str | None) -> tuple[str, ...]:
@@ -80,7 +82,11 @@ def _tokens(text: str, inner: str | None) -> tuple[str, ...]:
     tokens = tuple(inner.split(","))
     for token in tokens:
         if token != "*" and token not in CELL_INDEX:
-            raise IllegalMove(f"{text!r}: {token!r} in the parentheses is neither a field (a1…i9) nor *")
+            raise IllegalMove(
+                f"{text!r}: {token!r} in the parentheses is neither a field (a1…i9) nor *",
+                "bad_token",
+                {"move": text, "token": token},
+            )
     return tokens
 
 

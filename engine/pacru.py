@@ -3,6 +3,7 @@ reorientation, blocked elimination and the marker supply."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from .board import (
@@ -17,7 +18,7 @@ from .board import (
     borderland_name,
     parse_cell,
 )
-from .errors import IllegalMove, InvalidPosition
+from .errors import IllegalMove, InvalidPosition, Params
 from .explain import explain_unlisted
 from .notation import TURN_SYMBOLS, Parsed, move_text, parse, with_effects
 from .state import CONNECTION, JUMP, PINCER, PLAIN, Move, MoveChoices, ReorientChoices, State
@@ -140,7 +141,7 @@ class PacruState(State):
         for m in self._legal():
             if m[0] == frm and m[1] == to:
                 return m
-        raise IllegalMove(explain_unlisted(self, frm, to, text))
+        raise explain_unlisted(self, frm, to, text)
 
     # --------------------------------------------------------------- effects
     def _steps_1_2(self, move: Move) -> tuple[list[int], list[int], list[int]]:
@@ -220,75 +221,112 @@ class PacruState(State):
 
     def _parse_base(self, move: str) -> Parsed:
         if self._over:
-            raise IllegalMove(f"{move}: the game is over")
+            raise IllegalMove(f"{move}: the game is over", "game_over", {"move": move})
         parsed = parse(move)
         if parsed.kind != "move":
-            raise IllegalMove(f"{move!r} is not a base move such as e1-e2 or d9xd6")
+            raise IllegalMove(
+                f"{move!r} is not a base move such as e1-e2 or d9xd6", "not_a_base_move", {"move": move}
+            )
         return parsed
 
     # ---------------------------------------------------------------- play
     def _play_parsed(self, parsed: Parsed, text: str) -> State:
         if parsed.kind == "pass":
-            raise IllegalMove("there is no passing in Pacru: move or reorient a chevron")
+            raise IllegalMove("there is no passing in Pacru: move or reorient a chevron", "no_passing")
         if parsed.kind == "reorient":
             return self._reorient(parsed, text)
         if parsed.twist is not None:
-            raise IllegalMove(f"{text}: Pacru has no twist after a border crossing")
+            raise IllegalMove(
+                f"{text}: Pacru has no twist after a border crossing", "no_twist_in_pacru", {"move": text}
+            )
         move = self._find(parsed.frm, parsed.to, text)
         base = move_text(move[0], move[1], move[4] == PINCER)
         tokens = list(parsed.tokens)
         tiles, occ, changes = self._steps_1_2(move)
         effect_kind, options = self._effect_options(move, tiles, occ)
-        option = self._decide(base, tokens, options, self._effect_prompt(move, effect_kind, options))
+        option = self._decide(tokens, options, lambda: self._effect_prompt(move, effect_kind, options))
         self._apply_effect(move, option, tiles, changes)
         meeting_cells = self._meeting_cells(move, tiles, occ)
         meeting_names = sorted(CELL_NAMES[c] for c in meeting_cells)
         meeting = self._decide(
-            base,
             tokens,
             meeting_names,
-            f"{base} makes a meeting: choose one field to change to your colour "
-            f"(any field without a chevron that is not yours)",
+            lambda: IllegalMove(
+                f"{base} makes a meeting: choose one field to change to your colour "
+                f"(any field without a chevron that is not yours)",
+                "choose_meeting",
+                {"move": base, "options": meeting_names},
+            ),
         )
         if tokens:
-            raise IllegalMove(
-                f"{text}: unexpected {','.join(tokens)} in the parentheses"
-                + (" (this move has no choice to make)" if not options and not meeting_names else "")
-            )
+            raise self._unexpected(text, tokens, bool(options or meeting_names))
         if meeting is not None:
             changes.append(CELL_INDEX[meeting])
         chosen = [c for c in (option, meeting) if c is not None]
         return self._apply(move, changes, with_effects(base, chosen))
 
     @staticmethod
-    def _decide(base: str, tokens: list[str], options: list[str], prompt: str) -> str | None:
-        """Take the next token if it answers this decision, fill in a forced one."""
+    def _unexpected(text: str, tokens: list[str], choices: bool) -> IllegalMove:
+        """Tokens left in the parentheses once every decision of the move is taken."""
+        listed = ",".join(tokens)
+        if choices:
+            return IllegalMove(
+                f"{text}: unexpected {listed} in the parentheses",
+                "unexpected_tokens",
+                {"move": text, "tokens": tokens},
+            )
+        return IllegalMove(
+            f"{text}: unexpected {listed} in the parentheses (this move has no choice to make)",
+            "no_choice_to_make",
+            {"move": text, "tokens": tokens},
+        )
+
+    @staticmethod
+    def _decide(tokens: list[str], options: list[str], question: Callable[[], IllegalMove]) -> str | None:
+        """Take the next token if it answers this decision, fill in a forced one; else refuse
+        with the ``question`` (whose ``move`` is the base move; built only when asked)."""
         if not options:
             return None
         if tokens and tokens[0] in options:
             return tokens.pop(0)
         if len(options) == 1:
             return options[0]
+        prompt = question()
         if tokens:
-            raise IllegalMove(f"{base}: {tokens[0]} is not a valid choice. {prompt}")
-        raise IllegalMove(prompt)
+            base = prompt.params["move"]
+            raise IllegalMove(
+                f"{base}: {tokens[0]} is not a valid choice. {prompt}",
+                "not_a_valid_choice",
+                {**prompt.params, "choice": tokens[0], "prompt": prompt.code},
+            )
+        raise prompt
 
     @staticmethod
-    def _effect_prompt(move: Move, kind: str | None, options: list[str]) -> str:
+    def _effect_prompt(move: Move, kind: str | None, options: list[str]) -> IllegalMove:
         frm, to = CELL_NAMES[move[0]], CELL_NAMES[move[1]]
         base = f"{frm}{'x' if move[4] == PINCER else '-'}{to}"
         land = borderland_name(move[1])
-        cells = ", ".join(o for o in options if o != "*")
+        fields = [o for o in options if o != "*"]
+        cells = ", ".join(fields)
+        params: Params = {"move": base, "land": land, "options": fields}
         if kind == "either":
-            return (
+            return IllegalMove(
                 f"{base} is a connection and crosses a border: choose (*) or one cell of "
-                f"borderland {land} ({cells})"
+                f"borderland {land} ({cells})",
+                "choose_effect",
+                params,
             )
         if kind == "change":
-            return f"{base} crosses into borderland {land}: choose a neutral field for your marker ({cells})"
-        return (
+            return IllegalMove(
+                f"{base} crosses into borderland {land}: choose a neutral field for your marker ({cells})",
+                "choose_border_marker",
+                params,
+            )
+        return IllegalMove(
             f"{base} crosses into borderland {land}, which has no neutral field: choose a "
-            f"field of another colour to transform ({cells})"
+            f"field of another colour to transform ({cells})",
+            "choose_transformation",
+            params,
         )
 
     def _apply(self, move: Move, changes: list[int], notation: str) -> PacruState:
@@ -327,30 +365,49 @@ class PacruState(State):
         o = self.occ[cell]
         name = CELL_NAMES[cell]
         if o < 0 or o >> 3 != me:
-            raise IllegalMove(f"{text}: there is no chevron of yours on {name} to reorient")
+            raise IllegalMove(
+                f"{text}: there is no chevron of yours on {name} to reorient",
+                "no_chevron_to_reorient",
+                {"move": text, "field": name},
+            )
         cost = 2 * abs(parsed.turn)
         removable = self._removable()
+        degrees = 45 * abs(parsed.turn)
         if len(removable) < cost:
             raise IllegalMove(
-                f"{text}: turning {45 * abs(parsed.turn)}° costs {cost} of your markers on fields "
-                f"without a chevron and you have {len(removable)}"
+                f"{text}: turning {degrees}° costs {cost} of your markers on fields "
+                f"without a chevron and you have {len(removable)}",
+                "reorient_cost",
+                {"move": text, "degrees": degrees, "cost": cost, "have": len(removable)},
             )
         removed = [CELL_INDEX[t] for t in parsed.tokens if t != "*"]
         if len(removed) != len(parsed.tokens) or len(set(removed)) != len(removed):
-            raise IllegalMove(f"{text}: list {cost} different fields of your colour to remove")
+            raise IllegalMove(
+                f"{text}: list {cost} different fields of your colour to remove",
+                "reorient_list",
+                {"move": text, "cost": cost},
+            )
         if len(removed) != cost:
             if not removed and len(removable) == cost:
                 removed = list(removable)
             else:
+                named = ",".join(sorted(CELL_NAMES[c] for c in removable)[:cost])
+                example = f"{name}{TURN_SYMBOLS[parsed.turn]}({named})"
                 raise IllegalMove(
-                    f"{text}: turning {45 * abs(parsed.turn)}° removes exactly {cost} of your "
-                    f"markers; name them, e.g. {name}{TURN_SYMBOLS[parsed.turn]}"
-                    f"({','.join(sorted(CELL_NAMES[c] for c in removable)[:cost])})"
+                    f"{text}: turning {degrees}° removes exactly {cost} of your markers; "
+                    f"name them, e.g. {example}",
+                    "reorient_name",
+                    {"move": text, "degrees": degrees, "cost": cost, "example": example},
                 )
         for c in removed:
             if c not in removable:
-                why = "holds a chevron" if self.occ[c] >= 0 else "is not your colour"
-                raise IllegalMove(f"{text}: {CELL_NAMES[c]} {why}, so its marker cannot be removed")
+                held = self.occ[c] >= 0
+                why = "holds a chevron" if held else "is not your colour"
+                raise IllegalMove(
+                    f"{text}: {CELL_NAMES[c]} {why}, so its marker cannot be removed",
+                    "marker_holds_chevron" if held else "marker_not_yours",
+                    {"move": text, "field": CELL_NAMES[c]},
+                )
         new = self._child()
         assert isinstance(new, PacruState)
         for c in removed:
@@ -370,7 +427,11 @@ class PacruState(State):
         c = parse_cell(cell)
         o = self.occ[c]
         if self._over or o < 0 or o >> 3 != self.to_move:
-            raise IllegalMove(f"there is no chevron of the player on turn on {CELL_NAMES[c]}")
+            raise IllegalMove(
+                f"there is no chevron of the player on turn on {CELL_NAMES[c]}",
+                "no_chevron_on_turn",
+                {"field": CELL_NAMES[c]},
+            )
         removable = self._removable()
         turns = tuple(t for t in ("<", ">", "<<", ">>") if len(removable) >= 2 * len(t))
         return ReorientChoices(CELL_NAMES[c], turns, tuple(sorted(CELL_NAMES[x] for x in removable)))

@@ -279,7 +279,7 @@ class State:
     def play(self, move: str) -> State:
         """Play ``move`` (RULES §8 notation) and return the next state."""
         if self._over:
-            raise IllegalMove(f"{move}: the game is over")
+            raise IllegalMove(f"{move}: the game is over", "game_over", {"move": move})
         return self._play_parsed(parse(move), move)
 
     def _play_parsed(self, parsed: Parsed, text: str) -> State:
@@ -290,7 +290,9 @@ class State:
         raise NotImplementedError
 
     def reorientations(self, cell: str) -> ReorientChoices:
-        raise IllegalMove(f"{self.game.capitalize()} has no reorientation")
+        raise IllegalMove(
+            f"{self.game.capitalize()} has no reorientation", "no_reorientations", {"game": self.game}
+        )
 
     def legal_moves(self) -> list[str]:
         """Every complete canonical move except Pacru reorientations."""
@@ -339,11 +341,19 @@ class State:
         if reason not in ("resign", "timeout"):
             raise ValueError(f"reason must be 'resign' or 'timeout', not {reason!r}")
         if self._over:
-            raise IllegalMove(f"seat {seat} cannot {reason}: the game is over")
+            raise IllegalMove(
+                f"seat {seat} cannot {reason}: the game is over",
+                "game_over_cannot_leave",
+                {"seat": seat, "reason": reason},
+            )
         if seat not in self.seats:
-            raise IllegalMove(f"there is no seat {seat} in a {self.players}-player game")
+            raise IllegalMove(
+                f"there is no seat {seat} in a {self.players}-player game",
+                "no_such_seat",
+                {"seat": seat, "players": self.players},
+            )
         if seat in self._eliminated:
-            raise IllegalMove(f"seat {seat} is already out of the game")
+            raise IllegalMove(f"seat {seat} is already out of the game", "seat_already_out", {"seat": seat})
         new = self._child()
         new._remove_player(seat)
         new.last_eliminations = ((seat, reason),)

@@ -117,12 +117,14 @@ class ShacruState(State):
     def choices(self, move: str) -> MoveChoices:
         parsed = parse(move)
         if self._over:
-            raise IllegalMove(f"{move}: the game is over")
+            raise IllegalMove(f"{move}: the game is over", "game_over", {"move": move})
         if parsed.kind != "move":
-            raise IllegalMove(f"{move!r} is not a chevron move such as c3-d4")
+            raise IllegalMove(
+                f"{move!r} is not a chevron move such as c3-d4", "not_a_chevron_move", {"move": move}
+            )
         found = [m for m in self._legal() if m[0] == parsed.frm and m[1] == parsed.to]
         if not found:
-            raise IllegalMove(explain_unlisted(self, parsed.frm, parsed.to, move))
+            raise explain_unlisted(self, parsed.frm, parsed.to, move)
         twists = tuple(TWIST_SYMBOLS[m[5]] for m in found if m[5] != NO_TWIST)
         order = {"^": 0, "<": 1, ">": 2}
         return MoveChoices(
@@ -135,32 +137,44 @@ class ShacruState(State):
         moves = self._legal()
         if parsed.kind == "pass":
             if moves:
-                raise IllegalMove("you may pass only when none of your chevrons can move")
+                raise IllegalMove("you may pass only when none of your chevrons can move", "pass_not_allowed")
             return self._apply(None)
         if parsed.kind == "reorient":
-            raise IllegalMove(f"{text}: there is no reorientation in {self.game.capitalize()}")
+            raise IllegalMove(
+                f"{text}: there is no reorientation in {self.game.capitalize()}",
+                "no_reorientation",
+                {"move": text, "game": self.game},
+            )
         if parsed.tokens or parsed.capture:
             raise IllegalMove(
                 f"{text}: {self.game.capitalize()} moves have no effects or pincers; "
-                f"write F-T with a twist ^ < > after a border crossing"
+                f"write F-T with a twist ^ < > after a border crossing",
+                "no_effects",
+                {"move": text, "game": self.game},
             )
         found = [m for m in moves if m[0] == parsed.frm and m[1] == parsed.to]
         if not found:
-            raise IllegalMove(explain_unlisted(self, parsed.frm, parsed.to, text))
+            raise explain_unlisted(self, parsed.frm, parsed.to, text)
         if found[0][5] == NO_TWIST:
             if parsed.twist not in (None, 0):
-                raise IllegalMove(f"{text}: a twist is allowed only after a border crossing")
+                raise IllegalMove(
+                    f"{text}: a twist is allowed only after a border crossing",
+                    "twist_not_allowed",
+                    {"move": text},
+                )
             return self._apply(found[0])
         if parsed.twist is None:
             base = move_text(parsed.frm, parsed.to, False)
             raise IllegalMove(
                 f"{text}: the move crosses a border: add ^ (keep facing), < (turn 45° "
-                f"counter-clockwise) or > (clockwise), e.g. {base}^"
+                f"counter-clockwise) or > (clockwise), e.g. {base}^",
+                "twist_required",
+                {"move": text, "example": f"{base}^"},
             )
         for m in found:
             if m[5] == parsed.twist:
                 return self._apply(m)
-        raise IllegalMove(f"{text} is not a legal move")  # pragma: no cover
+        raise IllegalMove(f"{text} is not a legal move", "unlisted_twist", {"move": text})  # pragma: no cover
 
     def _apply(self, move: Move | None) -> State:
         me = self.to_move

@@ -116,10 +116,6 @@ def _check_common(game: object, players: object, edition: object, ply_limit: obj
     return found
 
 
-def _state_class(game: str) -> type[State]:
-    return variant(game).state_class
-
-
 def new_game(game: str, players: int, **options: Any) -> State:
     """A game at its start position (RULES §2).
 

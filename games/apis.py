@@ -82,8 +82,8 @@ class ReadyApi(APIView):
     of the last clock sweep, overdue tables and stranded bot turns are checked too, but their
     failure makes the service "degraded", not unready: the web serves moves and pages without
     them, and one stuck bot or a Redis blip must not take every host out at once. The operator
-    is alerted on those through ``/metrics`` (a gauge each; README "Health"). A change of state
-    is logged once per process (``health.note_state``), not each probe.
+    is alerted on those through ``/metrics`` (a gauge each; docs/operators/operations.md,
+    "Health"). A change of state is logged once per process (``health.note_state``), not each probe.
 
     The checks themselves (which dependency failed, its address, the error), the degraded ones'
     names and the word "degraded" are shown only to those who may read ``/metrics``: local

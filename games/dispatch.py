@@ -19,8 +19,7 @@ from django.db import transaction
 
 from common.tasks import send
 
-CLOCK_CHECK = "games.tasks.clock_check"
-BOT_MOVE = "games.tasks.bot_move"
+from .task_names import BOT_MOVE, CLOCK_CHECK
 
 
 def in_process() -> bool:

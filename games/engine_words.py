@@ -1,47 +1,36 @@
-"""The engine's English sentences in the reader's language, translated where they reach a person.
+"""The engine's refusals and effects in the reader's language, said from their codes.
 
-The engine (``engine/``) stays pure Python and speaks English: an :class:`engine.IllegalMove`
-says why a move is refused (``"e1-e4: the chevron on e1 has power 1 (your markers in its
-borderland) and cannot move 3 fields"``), :func:`engine.explain.effects` says what a move did
-(``"a3-b4: moves 1 field NE, crossing into borderland b5"``). Each of those sentences is built
-from a small number of patterns; this module recognises each pattern with a regular expression
-and says the same sentence again as a gettext message with named placeholders, translating the
-words inside it (compass directions, seat names) and, recursively, the sentences inside it (the
-prompt after "… is not a valid choice.", the notation help, an effect before its ", taken instead
-of the border marker").
+The engine (``engine/``) stays pure Python and speaks English, but says everything twice: an
+:class:`engine.IllegalMove` carries, beside its English message, a stable ``code`` and its
+``params`` (``"power_too_low"``, ``{"move": "e1-e4", "field": "e1", "power": 1, "distance":
+3}``), and :func:`engine.explain.described` gives each effect of a move the same way
+(``"move"``, ``{"move": "a3-b4", "distance": 1, "direction": "NE", "land": "b5", …}``). Each code
+maps here to an ordinary gettext message; the words inside (compass directions, seat names, the
+engine's notation help, the question after "… is not a valid choice.") are said in the active
+language too. The codes are listed in ``docs/engine-refusals.md``.
 
-* :func:`translate_illegal` – a refusal (a whole engine message, or its reason alone as
-  :func:`engine.explain.without_move_echo` leaves it);
-* :func:`translate_effect` – one phrase of a move's effects.
-
-A sentence no pattern recognises is returned unchanged (English): a new engine message shows
-in English until a pattern is added here (``tests/i18n/test_engine_words.py`` provokes the
-engine's messages and fails on any such one). In English every translation is the sentence
-itself, character for character.
+:func:`translate_illegal` says a refusal whole (as the engine says it) or its reason alone (the
+move not repeated, for a page that shows the move beside it); :mod:`games.engine_effects` says
+the effects of an action with the helpers here. In English every message is the engine's own
+sentence, character for character (``tests/i18n/test_engine_words.py`` provokes every refusal
+and checks it). A code without a message here (a newer engine) is said in the engine's English.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Mapping
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext, pgettext
 
-#: What a rule does with the named groups of its match: the translated sentence, or None when
-#: a part inside it (an embedded sentence) is not recognised after all.
-Say = Callable[[dict[str, str]], str | None]
-Rule = tuple[re.Pattern[str], Say]
+import engine
+from engine.errors import Params
 
-CELL = r"[a-i][1-9]"
-BASE = rf"{CELL}[-x]{CELL}"
-CELLS = rf"{CELL}(?:, {CELL})*"
-DIRECTION = r"NE|NW|SE|SW|N|E|S|W"
-DIRECTIONS = rf"(?:{DIRECTION})(?:, (?:{DIRECTION}))*"
-GAME = r"Shacru|Azacru|Pacru"
-#: A Python repr of a string, as the engine quotes what a player typed.
-QUOTED = r"'.*'|\".*\""
-TOKENS = rf"(?:{CELL}|\*)(?:,(?:{CELL}|\*))*"
+#: A refusal said from its params: the whole sentence (``echo``: the move as the player wrote it,
+#: then why) or the reason alone.
+Say = Callable[[Params, bool], str]
+#: A reason said from its params.
+Reason = Callable[[Params], str]
 
 #: The engine's notation help (``engine.notation.HELP``), said after "… is not a move:".
 HELP = gettext_noop(
@@ -52,23 +41,6 @@ HELP = gettext_noop(
     "reorient (e.g. e5<(a1,b2)), a twist ^ < > after a border crossing in "
     "Shacru and Azacru, or pass"
 )
-
-
-def _rules(*pairs: tuple[str | re.Pattern[str], Say]) -> tuple[Rule, ...]:
-    return tuple(
-        (pattern if isinstance(pattern, re.Pattern) else re.compile(pattern, re.DOTALL), say)
-        for pattern, say in pairs
-    )
-
-
-def _first(rules: Iterable[Rule], text: str) -> str | None:
-    for pattern, say in rules:
-        m = pattern.fullmatch(text)
-        if m is not None:
-            said = say(m.groupdict())
-            if said is not None:
-                return said
-    return None
 
 
 # ------------------------------------------------------------------ words inside sentences
@@ -88,96 +60,114 @@ def direction(name: str) -> str:
     return words.get(name, name)
 
 
-def _directions(names: str) -> str:
-    return ", ".join(direction(d) for d in names.split(", "))
+def seat_name(seat: int, names: Mapping[int, str] | None = None) -> str:
+    """A player by seat: the display name when known, else ``seat 2`` in the active language."""
+    known = (names or {}).get(seat)
+    return known or _("seat %(seat)s") % {"seat": seat}
 
 
-def person(name: str) -> str:
-    """A player as the engine names one: a display name stays; ``seat 2`` (no name known) is
-    said in the active language."""
-    m = re.fullmatch(r"seat (\d+)", name)
-    return _("seat %(seat)s") % {"seat": m.group(1)} if m else name
+def param_list(p: Params, key: str) -> list[str]:
+    value = p.get(key)
+    return [str(v) for v in value] if isinstance(value, list) else []
 
 
-def _count(cells: str) -> int:
-    return len(cells.split(", "))
+def param_text(p: Params, key: str, sep: str = ", ") -> str:
+    """A param as text: a list of fields joined as the engine joins them."""
+    value = p.get(key)
+    if isinstance(value, list):
+        return sep.join(param_list(p, key))
+    return "" if value is None else str(value)
 
 
-def _help(g: dict[str, str], sentence: str) -> str | None:
-    """``sentence`` (with ``%(help)s``) when the group ``help`` is the engine's notation help."""
-    if g["help"] != HELP:
-        return None
-    return sentence % {**g, "help": _(HELP)}
+def param_int(p: Params, key: str) -> int:
+    value = p.get(key)
+    return value if isinstance(value, int) else 0
+
+
+def _game(p: Params) -> str:
+    """The game's name (a proper name, the same in every language)."""
+    return param_text(p, "game").capitalize()
+
+
+def _quoted(p: Params) -> str:
+    """The move as the engine quotes what a player typed (a Python ``repr``)."""
+    return repr(param_text(p, "move"))
+
+
+def param_values(p: Params, *keys: str) -> dict[str, str]:
+    return {key: param_text(p, key) for key in keys}
 
 
 # ---------------------------------------------------------------------------- refusals
-def _reason_after_head(text: str) -> str | None:
-    """``"<move>: <reason>"``: the move as typed, then a recognised reason."""
-    start = 0
-    while (i := text.find(": ", start)) >= 0:
-        reason = _first(_REASONS, text[i + 2 :])
-        if reason is not None:
-            # Translators: a refused move as the player typed it, then why it is refused.
-            return pgettext("refused move", "%(move)s: %(reason)s") % {"move": text[:i], "reason": reason}
-        start = i + 1
-    return None
+def _head(reason: Reason, quoted: bool = False) -> Say:
+    """``"<move>: <reason>"``: the move as written, then why (the reason alone without echo)."""
+
+    def say(p: Params, echo: bool) -> str:
+        said = reason(p)
+        if not echo or "move" not in p:
+            return said
+        move = _quoted(p) if quoted else param_text(p, "move")
+        # Translators: a refused move as the player typed it, then why it is refused.
+        return pgettext("refused move", "%(move)s: %(reason)s") % {"move": move, "reason": said}
+
+    return say
 
 
-def _prompt(text: str) -> str | None:
-    return _first(_PROMPTS, text)
+def _alone(reason: Reason) -> Say:
+    """A sentence without the move in it."""
+    return lambda p, echo: reason(p)
 
 
-def _not_a_choice(g: dict[str, str]) -> str | None:
-    prompt = _prompt(g["prompt"])
-    if prompt is None:
-        return None
-    return _("%(choice)s is not a valid choice. %(prompt)s") % {"choice": g["choice"], "prompt": prompt}
+def _subject(whole: Reason, short: Reason) -> Say:
+    """A sentence with the move as its subject (``whole``); without echo, ``short`` says "this"
+    or "the move" instead."""
+    return lambda p, echo: whole(p) if echo else short(p)
 
 
-def _facing(g: dict[str, str]) -> str:
+def _facing(p: Params) -> str:
     return _("the chevron on %(field)s faces %(facing)s and may move only %(allowed)s, not %(direction)s") % {
-        "field": g["field"],
-        "facing": direction(g["facing"]),
-        "allowed": _directions(g["allowed"]),
-        "direction": direction(g["direction"]),
+        "field": param_text(p, "field"),
+        "facing": direction(param_text(p, "facing")),
+        "allowed": ", ".join(direction(d) for d in param_list(p, "allowed")),
+        "direction": direction(param_text(p, "direction")),
     }
 
 
-def _power(g: dict[str, str]) -> str:
-    n = int(g["n"])
+def _power(p: Params) -> str:
+    n = param_int(p, "distance")
     return ngettext(
         "the chevron on %(field)s has power %(power)s (your markers in its borderland) "
         "and cannot move %(n)d field",
         "the chevron on %(field)s has power %(power)s (your markers in its borderland) "
         "and cannot move %(n)d fields",
         n,
-    ) % {"field": g["field"], "power": g["power"], "n": n}
+    ) % {"field": param_text(p, "field"), "power": param_text(p, "power"), "n": n}
 
 
-def _attackers(g: dict[str, str]) -> str:
-    n = int(g["n"])
+def _attackers(p: Params) -> str:
+    n = param_int(p, "attackers")
     return ngettext(
         "a pincer on %(field)s needs at least two of your chevrons attacking it at the start of "
         "your turn; %(n)d does",
         "a pincer on %(field)s needs at least two of your chevrons attacking it at the start of "
         "your turn; %(n)d do",
         n,
-    ) % {"field": g["field"], "n": n}
+    ) % {"field": param_text(p, "field"), "n": n}
 
 
-def _reorient_cost(g: dict[str, str]) -> str:
-    cost = int(g["cost"])
+def _reorient_cost(p: Params) -> str:
+    cost = param_int(p, "cost")
     return ngettext(
         "turning %(degrees)s° costs %(cost)d of your markers on fields without a chevron and you "
         "have %(have)s",
         "turning %(degrees)s° costs %(cost)d of your markers on fields without a chevron and you "
         "have %(have)s",
         cost,
-    ) % {"degrees": g["degrees"], "cost": cost, "have": g["have"]}
+    ) % {"degrees": param_text(p, "degrees"), "cost": cost, "have": param_text(p, "have")}
 
 
-def _reorient_list(g: dict[str, str]) -> str:
-    cost = int(g["cost"])
+def _reorient_list(p: Params) -> str:
+    cost = param_int(p, "cost")
     return ngettext(
         "list %(cost)d different field of your colour to remove",
         "list %(cost)d different fields of your colour to remove",
@@ -185,583 +175,259 @@ def _reorient_list(g: dict[str, str]) -> str:
     ) % {"cost": cost}
 
 
-def _reorient_name(g: dict[str, str]) -> str:
-    cost = int(g["cost"])
+def _reorient_name(p: Params) -> str:
+    cost = param_int(p, "cost")
     return ngettext(
         "turning %(degrees)s° removes exactly %(cost)d of your markers; name them, e.g. %(example)s",
         "turning %(degrees)s° removes exactly %(cost)d of your markers; name them, e.g. %(example)s",
         cost,
-    ) % {"degrees": g["degrees"], "cost": cost, "example": g["example"]}
+    ) % {"degrees": param_text(p, "degrees"), "cost": cost, "example": param_text(p, "example")}
 
 
-def _no_effects(g: dict[str, str]) -> str:
+def _no_effects(p: Params) -> str:
     return _(
         # Translators: F-T and ^ < > are move notation: keep them as they are.
         "%(game)s moves have no effects or pincers; write F-T with a twist ^ < > after a border crossing"
-    ) % {"game": g["game"]}
+    ) % {"game": _game(p)}
 
 
-def _add_a_twist(g: dict[str, str]) -> str:
+def _add_a_twist(p: Params) -> str:
     return _(
         # Translators: ^ < > are move notation: keep them as they are.
         "the move crosses a border: add ^ (keep facing), < (turn 45° counter-clockwise) or > (clockwise), "
         "e.g. %(example)s"
-    ) % {"example": g["example"]}
+    ) % {"example": param_text(p, "example")}
 
 
-def _no_seat(g: dict[str, str]) -> str:
-    players = int(g["players"])
+def _no_seat(p: Params) -> str:
+    players = param_int(p, "players")
     return ngettext(
         "there is no seat %(seat)s in a %(players)d-player game",
         "there is no seat %(seat)s in a %(players)d-player game",
         players,
-    ) % {"seat": g["seat"], "players": players}
+    ) % {"seat": param_text(p, "seat"), "players": players}
 
 
-#: The questions the engine asks when a Pacru move needs a choice (``PacruState._effect_prompt``,
-#: the meeting); said alone, or after "… is not a valid choice."
-_PROMPTS = _rules(
-    (
-        rf"(?P<move>{BASE}) is a connection and crosses a border: choose \(\*\) or one cell of "
-        rf"borderland (?P<land>{CELL}) \((?P<cells>(?:{CELLS})?)\)",
-        lambda g: (
+def _cannot_leave(p: Params) -> str:
+    if p.get("reason") == "timeout":
+        # Translators: a seat cannot lose on time once the game is over.
+        return _("seat %(seat)s cannot timeout: the game is over") % param_values(p, "seat")
+    return _("seat %(seat)s cannot resign: the game is over") % param_values(p, "seat")
+
+
+def _choose_effect(p: Params, echo: bool) -> str:
+    values = {**param_values(p, "move", "land"), "cells": param_text(p, "options")}
+    if echo:
+        return (
             _(
                 "%(move)s is a connection and crosses a border: choose (*) or one cell of borderland "
                 "%(land)s (%(cells)s)"
             )
-            % g
-        ),
-    ),
-    (
-        rf"(?P<move>{BASE}) crosses into borderland (?P<land>{CELL}): choose a neutral field for your "
-        rf"marker \((?P<cells>(?:{CELLS})?)\)",
-        lambda g: (
+            % values
+        )
+    return (
+        _(
+            "the move is a connection and crosses a border: choose (*) or one cell of borderland "
+            "%(land)s (%(cells)s)"
+        )
+        % values
+    )
+
+
+def _choose_border_marker(p: Params, echo: bool) -> str:
+    values = {**param_values(p, "move", "land"), "cells": param_text(p, "options")}
+    if echo:
+        return (
             _("%(move)s crosses into borderland %(land)s: choose a neutral field for your marker (%(cells)s)")
-            % g
-        ),
-    ),
-    (
-        rf"(?P<move>{BASE}) crosses into borderland (?P<land>{CELL}), which has no neutral field: choose a "
-        rf"field of another colour to transform \((?P<cells>(?:{CELLS})?)\)",
-        lambda g: (
+            % values
+        )
+    return (
+        _("the move crosses into borderland %(land)s: choose a neutral field for your marker (%(cells)s)")
+        % values
+    )
+
+
+def _choose_transformation(p: Params, echo: bool) -> str:
+    values = {**param_values(p, "move", "land"), "cells": param_text(p, "options")}
+    if echo:
+        return (
             _(
                 "%(move)s crosses into borderland %(land)s, which has no neutral field: choose a field of "
                 "another colour to transform (%(cells)s)"
             )
-            % g
-        ),
-    ),
-    (
-        rf"(?P<move>{BASE}) makes a meeting: choose one field to change to your colour \(any field "
-        r"without a chevron that is not yours\)",
-        lambda g: (
-            _(
-                "%(move)s makes a meeting: choose one field to change to your colour (any field without a "
-                "chevron that is not yours)"
-            )
-            % g
-        ),
-    ),
-)
+            % values
+        )
+    return (
+        _(
+            "the move crosses into borderland %(land)s, which has no neutral field: choose a field of "
+            "another colour to transform (%(cells)s)"
+        )
+        % values
+    )
 
-#: Messages that stand alone: no move before them, or the move as their subject. The forms with
-#: "this" and "the move" are what :func:`engine.explain.without_move_echo` leaves of them.
-_WHOLE = _rules(
-    (r"a move must be text, not (?P<type>\w+)", lambda g: _("a move must be text, not %(type)s") % g),
-    (r"this is not a move: (?P<help>.+)", lambda g: _help(g, _("this is not a move: %(help)s"))),
-    (
-        rf"(?P<move>{QUOTED}) is not a move: (?P<help>.+)",
-        lambda g: _help(g, _("%(move)s is not a move: %(help)s")),
-    ),
-    (
-        r"this is not a base move such as e1-e2 or d9xd6",
-        lambda g: _("this is not a base move such as e1-e2 or d9xd6"),
-    ),
-    (
-        rf"(?P<move>{QUOTED}) is not a base move such as e1-e2 or d9xd6",
-        lambda g: _("%(move)s is not a base move such as e1-e2 or d9xd6") % g,
-    ),
-    (r"this is not a chevron move such as c3-d4", lambda g: _("this is not a chevron move such as c3-d4")),
-    (
-        rf"(?P<move>{QUOTED}) is not a chevron move such as c3-d4",
-        lambda g: _("%(move)s is not a chevron move such as c3-d4") % g,
-    ),
-    (r"this is not a legal move", lambda g: _("this is not a legal move")),
-    (r"(?P<move>[^:]+) is not a legal move", lambda g: _("%(move)s is not a legal move") % g),
-    (
-        r"there is no passing in Pacru: move or reorient a chevron",
-        lambda g: _("there is no passing in Pacru: move or reorient a chevron"),
-    ),
-    (
-        r"you may pass only when none of your chevrons can move",
-        lambda g: _("you may pass only when none of your chevrons can move"),
-    ),
-    (rf"(?P<game>{GAME}) has no reorientation", lambda g: _("%(game)s has no reorientation") % g),
-    (
-        r"seat (?P<seat>\d+) cannot resign: the game is over",
-        lambda g: _("seat %(seat)s cannot resign: the game is over") % g,
-    ),
-    (
-        r"seat (?P<seat>\d+) cannot timeout: the game is over",
-        # Translators: a seat cannot lose on time once the game is over.
-        lambda g: _("seat %(seat)s cannot timeout: the game is over") % g,
-    ),
-    (r"there is no seat (?P<seat>-?\d+) in a (?P<players>\d+)-player game", _no_seat),
-    (
-        r"seat (?P<seat>\d+) is already out of the game",
-        lambda g: _("seat %(seat)s is already out of the game") % g,
-    ),
-    (
-        rf"there is no chevron of the player on turn on (?P<field>{CELL})",
-        lambda g: _("there is no chevron of the player on turn on %(field)s") % g,
-    ),
-    *_PROMPTS,
-    (
-        rf"the move is a connection and crosses a border: choose \(\*\) or one cell of borderland "
-        rf"(?P<land>{CELL}) \((?P<cells>(?:{CELLS})?)\)",
-        lambda g: (
-            _(
-                "the move is a connection and crosses a border: choose (*) or one cell of borderland "
-                "%(land)s (%(cells)s)"
-            )
-            % g
-        ),
-    ),
-    (
-        rf"the move crosses into borderland (?P<land>{CELL}): choose a neutral field for your marker "
-        rf"\((?P<cells>(?:{CELLS})?)\)",
-        lambda g: (
-            _("the move crosses into borderland %(land)s: choose a neutral field for your marker (%(cells)s)")
-            % g
-        ),
-    ),
-    (
-        rf"the move crosses into borderland (?P<land>{CELL}), which has no neutral field: choose a field "
-        rf"of another colour to transform \((?P<cells>(?:{CELLS})?)\)",
-        lambda g: (
-            _(
-                "the move crosses into borderland %(land)s, which has no neutral field: choose a field of "
-                "another colour to transform (%(cells)s)"
-            )
-            % g
-        ),
-    ),
-    (
-        r"the move makes a meeting: choose one field to change to your colour \(any field without a "
-        r"chevron that is not yours\)",
-        lambda g: _(
-            "the move makes a meeting: choose one field to change to your colour (any field without a "
+
+def _choose_meeting(p: Params, echo: bool) -> str:
+    if echo:
+        return _(
+            "%(move)s makes a meeting: choose one field to change to your colour (any field without a "
             "chevron that is not yours)"
-        ),
-    ),
-)
+        ) % param_values(p, "move")
+    return _(
+        "the move makes a meeting: choose one field to change to your colour (any field without a "
+        "chevron that is not yours)"
+    )
 
-#: Reasons the engine gives after the move ("<move>: <reason>"), or alone once the move is cut.
-_REASONS = _rules(
-    (rf"there is no chevron on (?P<field>{CELL})", lambda g: _("there is no chevron on %(field)s") % g),
-    (
-        rf"the chevron on (?P<field>{CELL}) belongs to seat (?P<owner>\d+), "
-        r"and seat (?P<seat>\d+) is on turn",
-        lambda g: _("the chevron on %(field)s belongs to seat %(owner)s, and seat %(seat)s is on turn") % g,
-    ),
-    (r"a move must leave its field", lambda g: _("a move must leave its field")),
-    (
-        rf"(?P<frm>{CELL}) to (?P<to>{CELL}) is not a straight line",
-        lambda g: _("%(frm)s to %(to)s is not a straight line") % g,
-    ),
-    (
-        rf"the chevron on (?P<field>{CELL}) faces (?P<facing>{DIRECTION}) and may move only "
-        rf"(?P<allowed>{DIRECTIONS}), not (?P<direction>{DIRECTION})",
-        _facing,
-    ),
-    (
-        r"in Shacru a chevron moves one field at a time",
-        lambda g: _("in Shacru a chevron moves one field at a time"),
-    ),
-    (
-        rf"the chevron on (?P<field>{CELL}) has power (?P<power>\d+) \(your markers in its borderland\) "
-        r"and cannot move (?P<n>\d+) fields?",
-        _power,
-    ),
-    (rf"(?P<field>{CELL}) holds your own chevron", lambda g: _("%(field)s holds your own chevron") % g),
-    (
-        rf"(?P<field>{CELL}) holds a chevron, and you may not move onto a chevron",
-        lambda g: _("%(field)s holds a chevron, and you may not move onto a chevron") % g,
-    ),
-    (
-        rf"a pincer may not jump: a chevron stands on (?P<field>{CELL})",
-        lambda g: _("a pincer may not jump: a chevron stands on %(field)s") % g,
-    ),
-    (
-        rf"a pincer on (?P<field>{CELL}) needs at least two of your chevrons attacking it at the start "
-        r"of your turn; (?P<n>\d+) (?:does|do)",
-        _attackers,
-    ),
-    (
-        rf"(?P<field>{CELL}) is seat (?P<seat>\d+)'s colour, "
-        r"and you may not move onto another player's colour",
-        lambda g: (
-            _("%(field)s is seat %(seat)s's colour, and you may not move onto another player's colour") % g
+
+def _not_a_choice(p: Params) -> str:
+    """The choice, then the question it does not answer (said whole: its move is its subject)."""
+    question = REFUSALS.get(param_text(p, "prompt"))
+    prompt = question(p, True) if question is not None else ""
+    return _("%(choice)s is not a valid choice. %(prompt)s") % {
+        "choice": param_text(p, "choice"),
+        "prompt": prompt,
+    }
+
+
+def _not_a_move(p: Params, echo: bool) -> str:
+    if echo:
+        return _("%(move)s is not a move: %(help)s") % {"move": _quoted(p), "help": _(HELP)}
+    return _("this is not a move: %(help)s") % {"help": _(HELP)}
+
+
+#: Every refusal code of the engine (``engine.errors.REFUSAL_CODES``) and how to say it.
+REFUSALS: dict[str, Say] = {
+    # notation
+    "not_text": _alone(lambda p: _("a move must be text, not %(type)s") % param_values(p, "type")),
+    "not_a_move": _not_a_move,
+    "bad_token": _head(
+        lambda p: (
+            _("%(token)s in the parentheses is neither a field (a1…i9) nor *")
+            % {"token": repr(param_text(p, "token"))}
         ),
+        quoted=True,
     ),
-    (
-        rf"a chevron on (?P<field>{CELL}) stands in the way; only a connection \(from your colour to your "
-        r"colour\) may jump chevrons",
-        lambda g: (
+    "not_a_base_move": _subject(
+        lambda p: _("%(move)s is not a base move such as e1-e2 or d9xd6") % {"move": _quoted(p)},
+        lambda p: _("this is not a base move such as e1-e2 or d9xd6"),
+    ),
+    "not_a_chevron_move": _subject(
+        lambda p: _("%(move)s is not a chevron move such as c3-d4") % {"move": _quoted(p)},
+        lambda p: _("this is not a chevron move such as c3-d4"),
+    ),
+    # the game and its seats
+    "game_over": _head(lambda p: _("the game is over")),
+    "game_over_cannot_leave": _alone(_cannot_leave),
+    "no_such_seat": _alone(_no_seat),
+    "seat_already_out": _alone(
+        lambda p: _("seat %(seat)s is already out of the game") % param_values(p, "seat")
+    ),
+    # why a chevron move is not legal
+    "no_chevron": _head(lambda p: _("there is no chevron on %(field)s") % param_values(p, "field")),
+    "not_your_chevron": _head(
+        lambda p: (
+            _("the chevron on %(field)s belongs to seat %(owner)s, and seat %(seat)s is on turn")
+            % param_values(p, "field", "owner", "seat")
+        )
+    ),
+    "null_move": _head(lambda p: _("a move must leave its field")),
+    "not_a_line": _head(
+        lambda p: (
+            _("%(frm)s to %(to)s is not a straight line")
+            % {"frm": param_text(p, "field"), "to": param_text(p, "to")}
+        )
+    ),
+    "wrong_direction": _head(_facing),
+    "one_field_at_a_time": _head(lambda p: _("in Shacru a chevron moves one field at a time")),
+    "power_too_low": _head(_power),
+    "own_chevron": _head(lambda p: _("%(field)s holds your own chevron") % param_values(p, "field")),
+    "onto_chevron": _head(
+        lambda p: (
+            _("%(field)s holds a chevron, and you may not move onto a chevron") % param_values(p, "field")
+        )
+    ),
+    "pincer_jump": _head(
+        lambda p: _("a pincer may not jump: a chevron stands on %(field)s") % param_values(p, "field")
+    ),
+    "pincer_attackers": _head(_attackers),
+    "foreign_colour": _head(
+        lambda p: (
+            _("%(field)s is seat %(seat)s's colour, and you may not move onto another player's colour")
+            % param_values(p, "field", "seat")
+        )
+    ),
+    "blocked": _head(
+        lambda p: (
             _(
                 "a chevron on %(field)s stands in the way; only a connection (from your colour to your "
                 "colour) may jump chevrons"
             )
-            % g
-        ),
-    ),
-    (
-        rf"(?P<frm>{CELL})-(?P<to>{CELL}) is not a legal move",
-        lambda g: _("%(frm)s-%(to)s is not a legal move") % g,
-    ),
-    (r"the game is over", lambda g: _("the game is over")),
-    (
-        r"Pacru has no twist after a border crossing",
-        lambda g: _("Pacru has no twist after a border crossing"),
-    ),
-    (
-        rf"unexpected (?P<tokens>{TOKENS}) in the parentheses \(this move has no choice to make\)",
-        lambda g: _("unexpected %(tokens)s in the parentheses (this move has no choice to make)") % g,
-    ),
-    (
-        rf"unexpected (?P<tokens>{TOKENS}) in the parentheses",
-        lambda g: _("unexpected %(tokens)s in the parentheses") % g,
-    ),
-    (rf"(?P<choice>{CELL}|\*) is not a valid choice\. (?P<prompt>.+)", _not_a_choice),
-    (
-        rf"there is no chevron of yours on (?P<field>{CELL}) to reorient",
-        lambda g: _("there is no chevron of yours on %(field)s to reorient") % g,
-    ),
-    (
-        r"turning (?P<degrees>\d+)° costs (?P<cost>\d+) of your markers on fields without a chevron and "
-        r"you have (?P<have>\d+)",
-        _reorient_cost,
-    ),
-    (r"list (?P<cost>\d+) different fields? of your colour to remove", _reorient_list),
-    (
-        r"turning (?P<degrees>\d+)° removes exactly (?P<cost>\d+) of your markers; name them, "
-        r"e\.g\. (?P<example>\S+)",
-        _reorient_name,
-    ),
-    (
-        rf"(?P<field>{CELL}) holds a chevron, so its marker cannot be removed",
-        lambda g: _("%(field)s holds a chevron, so its marker cannot be removed") % g,
-    ),
-    (
-        rf"(?P<field>{CELL}) is not your colour, so its marker cannot be removed",
-        lambda g: _("%(field)s is not your colour, so its marker cannot be removed") % g,
-    ),
-    (
-        rf"there is no reorientation in (?P<game>{GAME})",
-        lambda g: _("there is no reorientation in %(game)s") % g,
-    ),
-    (
-        rf"(?P<game>{GAME}) moves have no effects or pincers; write F-T with a twist \^ < > after a border "
-        r"crossing",
-        _no_effects,
-    ),
-    (
-        r"a twist is allowed only after a border crossing",
-        lambda g: _("a twist is allowed only after a border crossing"),
-    ),
-    (
-        rf"the move crosses a border: add \^ \(keep facing\), < \(turn 45° counter-clockwise\) or > "
-        rf"\(clockwise\), e\.g\. (?P<example>{BASE}\^)",
-        _add_a_twist,
-    ),
-    (
-        rf"(?P<token>{QUOTED}) in the parentheses is neither a field \(a1…i9\) nor \*",
-        lambda g: _("%(token)s in the parentheses is neither a field (a1…i9) nor *") % g,
-    ),
-)
-
-
-def translate_illegal(message: str) -> str:
-    """An :class:`engine.IllegalMove` message (or its reason alone, after
-    :func:`engine.explain.without_move_echo`) in the active language; unchanged if unknown."""
-    text = str(message)
-    said = _illegal(text)
-    return text if said is None else said
-
-
-def _illegal(text: str) -> str | None:
-    return _first(_WHOLE, text) or _first(_REASONS, text) or _reason_after_head(text)
-
-
-def recognises_illegal(message: str) -> bool:
-    """Whether :func:`translate_illegal` knows the message (and every sentence inside it)."""
-    return _illegal(str(message)) is not None
-
-
-# ----------------------------------------------------------------------------- effects
-def _travel(g: dict[str, str]) -> str:
-    n = int(g["n"])
-    values = {"move": g["move"], "n": n, "direction": direction(g["direction"]), "land": g.get("land")}
-    if g.get("land"):
-        return (
-            ngettext(
-                "%(move)s: moves %(n)d field %(direction)s, crossing into borderland %(land)s",
-                "%(move)s: moves %(n)d fields %(direction)s, crossing into borderland %(land)s",
-                n,
-            )
-            % values
+            % param_values(p, "field")
         )
-    return (
-        ngettext("%(move)s: moves %(n)d field %(direction)s", "%(move)s: moves %(n)d fields %(direction)s", n)
-        % values
-    )
-
-
-def _reorients(g: dict[str, str]) -> str:
-    cost = int(g["cost"])
-    values = {**g, "cost": cost, "facing": direction(g["facing"])}
-    if g["sense"] == "clockwise":
-        return (
-            ngettext(
-                "%(field)s: reorients %(degrees)s° clockwise to face %(facing)s, paying %(cost)d marker "
-                "(%(paid)s)",
-                "%(field)s: reorients %(degrees)s° clockwise to face %(facing)s, paying %(cost)d markers "
-                "(%(paid)s)",
-                cost,
-            )
-            % values
+    ),
+    "not_legal": _head(
+        lambda p: (
+            _("%(frm)s-%(to)s is not a legal move")
+            % {"frm": param_text(p, "field"), "to": param_text(p, "to")}
         )
-    return (
-        ngettext(
-            "%(field)s: reorients %(degrees)s° counter-clockwise to face %(facing)s, paying %(cost)d marker "
-            "(%(paid)s)",
-            "%(field)s: reorients %(degrees)s° counter-clockwise to face %(facing)s, paying %(cost)d markers "
-            "(%(paid)s)",
-            cost,
+    ),
+    # Pacru choices
+    "no_passing": _alone(lambda p: _("there is no passing in Pacru: move or reorient a chevron")),
+    "no_twist_in_pacru": _head(lambda p: _("Pacru has no twist after a border crossing")),
+    "choose_effect": _choose_effect,
+    "choose_border_marker": _choose_border_marker,
+    "choose_transformation": _choose_transformation,
+    "choose_meeting": _choose_meeting,
+    "not_a_valid_choice": _head(_not_a_choice),
+    "unexpected_tokens": _head(
+        lambda p: _("unexpected %(tokens)s in the parentheses") % {"tokens": param_text(p, "tokens", ",")}
+    ),
+    "no_choice_to_make": _head(
+        lambda p: (
+            _("unexpected %(tokens)s in the parentheses (this move has no choice to make)")
+            % {"tokens": param_text(p, "tokens", ",")}
         )
-        % values
-    )
+    ),
+    # Pacru reorientation
+    "no_chevron_to_reorient": _head(
+        lambda p: _("there is no chevron of yours on %(field)s to reorient") % param_values(p, "field")
+    ),
+    "reorient_cost": _head(_reorient_cost),
+    "reorient_list": _head(_reorient_list),
+    "reorient_name": _head(_reorient_name),
+    "marker_holds_chevron": _head(
+        lambda p: _("%(field)s holds a chevron, so its marker cannot be removed") % param_values(p, "field")
+    ),
+    "marker_not_yours": _head(
+        lambda p: (
+            _("%(field)s is not your colour, so its marker cannot be removed") % param_values(p, "field")
+        )
+    ),
+    "no_chevron_on_turn": _alone(
+        lambda p: _("there is no chevron of the player on turn on %(field)s") % param_values(p, "field")
+    ),
+    # Shacru and Azacru
+    "no_reorientation": _head(lambda p: _("there is no reorientation in %(game)s") % {"game": _game(p)}),
+    "no_reorientations": _alone(lambda p: _("%(game)s has no reorientation") % {"game": _game(p)}),
+    "pass_not_allowed": _alone(lambda p: _("you may pass only when none of your chevrons can move")),
+    "no_effects": _head(_no_effects),
+    "twist_not_allowed": _head(lambda p: _("a twist is allowed only after a border crossing")),
+    "twist_required": _head(_add_a_twist),
+    "unlisted_twist": _subject(
+        lambda p: _("%(move)s is not a legal move") % param_values(p, "move"),
+        lambda p: _("this is not a legal move"),
+    ),
+}
 
 
-def _inner(g: dict[str, str], sentence: Callable[[str], str]) -> str | None:
-    """``sentence`` around the translated effect in the group ``effect`` (None if unknown)."""
-    inner = _effect(g["effect"])
-    return None if inner is None else sentence(inner)
+def translate_illegal(exc: engine.IllegalMove, *, echo: bool = True) -> str:
+    """An :class:`engine.IllegalMove` in the active language, from its code and params: whole, or
+    (``echo=False``) its reason alone, the move the player sent not said again. A code without a
+    message is said as the engine says it."""
+    say = REFUSALS.get(exc.code)
+    return str(exc) if say is None else say(exc.params, echo)
 
 
-def _jump(g: dict[str, str]) -> str:
-    n = _count(g["cells"])
-    return ngettext(
-        "connection jump over the chevron on %(cells)s: the fields between keep their colours",
-        "connection jump over the chevrons on %(cells)s: the fields between keep their colours",
-        n,
-    ) % {"cells": g["cells"]}
-
-
-def _unchanged(g: dict[str, str]) -> str | None:
-    n = _count(g["cells"])
-    return _inner(
-        g,
-        lambda effect: (
-            ngettext(
-                "%(effect)s; %(cells)s unchanged: the supply of markers ran out",
-                "%(effect)s; %(cells)s unchanged: the supply of markers ran out",
-                n,
-            )
-            % {"effect": effect, "cells": g["cells"]}
-        ),
-    )
-
-
-def _why(text: str) -> str | None:
-    """Why a game ended, as said before ": the game ends …"."""
-    m = re.fullmatch(r"the ply limit of (\d+) is reached", text)
-    if m:
-        return _("the ply limit of %(limit)s is reached") % {"limit": m.group(1)}
-    reasons = {
-        "too many plies without a new marker": _("too many plies without a new marker"),
-        "nobody can move": _("nobody can move"),
-        "nobody can gain another marker": _("nobody can gain another marker"),
-        "the final turns are played": _("the final turns are played"),
-        "the game is over": _("the game is over"),
-    }
-    return reasons.get(text)
-
-
-def _ended(g: dict[str, str], sentence: str) -> str | None:
-    why = _why(g["why"])
-    if why is None:
-        return None
-    return sentence % {"why": why, "who": person(g.get("who") or "")}
-
-
-def _who(g: dict[str, str], sentence: str) -> str:
-    """``sentence`` with every player group said as :func:`person` says them."""
-    keys = ("who", "owner", "victim", "first", "second", "third")
-    return sentence % {**g, **{k: person(g[k]) for k in keys if g.get(k) is not None}}
-
-
-_EFFECTS = _rules(
-    # Endings added to another effect (peeled off first, the last one added first).
-    (
-        r"(?P<effect>.+) \(the supply of markers ran out\)",
-        lambda g: _inner(g, lambda e: _("%(effect)s (the supply of markers ran out)") % {"effect": e}),
-    ),
-    (rf"(?P<effect>.+); (?P<cells>{CELLS}) unchanged: the supply of markers ran out", _unchanged),
-    (
-        r"(?P<effect>.+), taken instead of the border marker",
-        lambda g: _inner(g, lambda e: _("%(effect)s, taken instead of the border marker") % {"effect": e}),
-    ),
-    # The move itself.
-    (
-        rf"(?P<move>{BASE}): moves (?P<n>\d+) fields? (?P<direction>{DIRECTION}), crossing into borderland "
-        rf"(?P<land>{CELL})",
-        _travel,
-    ),
-    (rf"(?P<move>{BASE}): moves (?P<n>\d+) fields? (?P<direction>{DIRECTION})", _travel),
-    (
-        rf"(?P<field>{CELL}): reorients (?P<degrees>\d+)° (?P<sense>clockwise|counter-clockwise) to face "
-        rf"(?P<facing>{DIRECTION}), paying (?P<cost>\d+) markers? \((?P<paid>(?:{CELLS})?)\)",
-        _reorients,
-    ),
-    (r"(?P<who>.+) passes: no chevron can move", lambda g: _who(g, _("%(who)s passes: no chevron can move"))),
-    # Pacru's effects.
-    (
-        rf"pincer on (?P<field>{CELL}): (?P<victim>.+)'s chevron is removed and (?P=field) takes "
-        r"(?P<who>.+)'s colour",
-        lambda g: _who(
-            g, _("pincer on %(field)s: %(victim)s's chevron is removed and %(field)s takes %(who)s's colour")
-        ),
-    ),
-    (
-        rf"pincer on (?P<field>{CELL}): (?P<victim>.+)'s chevron is removed",
-        lambda g: _who(g, _("pincer on %(field)s: %(victim)s's chevron is removed")),
-    ),
-    (
-        rf"connection jump over the chevrons? on (?P<cells>{CELLS}): the fields between keep their colours",
-        _jump,
-    ),
-    (
-        rf"connection (?P<frm>{CELL})–(?P<to>{CELL}) colours (?P<cells>{CELLS})",
-        lambda g: _("connection %(frm)s–%(to)s colours %(cells)s") % g,
-    ),
-    (
-        rf"connection (?P<frm>{CELL})–(?P<to>{CELL}): the fields between are already (?P<who>.+)'s",
-        lambda g: _who(g, _("connection %(frm)s–%(to)s: the fields between are already %(who)s's")),
-    ),
-    (
-        rf"connection (?P<frm>{CELL})–(?P<to>{CELL}) not taken: the border marker is chosen instead",
-        lambda g: _("connection %(frm)s–%(to)s not taken: the border marker is chosen instead") % g,
-    ),
-    (
-        rf"borderland change in (?P<land>{CELL}): marker on (?P<field>{CELL})",
-        lambda g: _("borderland change in %(land)s: marker on %(field)s") % g,
-    ),
-    (
-        rf"borderland transformation in (?P<land>{CELL}): (?P<field>{CELL}) changes from (?P<owner>.+)'s "
-        r"colour to (?P<who>.+)'s",
-        lambda g: _who(
-            g,
-            _(
-                "borderland transformation in %(land)s: %(field)s changes from %(owner)s's colour to "
-                "%(who)s's"
-            ),
-        ),
-    ),
-    (
-        rf"borderland (?P<land>{CELL}) has no field to change",
-        lambda g: _("borderland %(land)s has no field to change") % g,
-    ),
-    (
-        rf"meeting on (?P<field>{CELL}) with the chevron on (?P<partner>{CELL}): (?P<cell>{CELL}) changes to "
-        r"(?P<who>.+)'s colour",
-        lambda g: _who(
-            g, _("meeting on %(field)s with the chevron on %(partner)s: %(cell)s changes to %(who)s's colour")
-        ),
-    ),
-    # Shacru's and Azacru's.
-    (rf"marker on (?P<field>{CELL})", lambda g: _("marker on %(field)s") % g),
-    (
-        r"the chevron leaves the board: the connection passed over (?P<first>.+?)'s and (?P<second>.+?)'s "
-        r"and (?P<third>.+)'s colour",
-        lambda g: _who(
-            g,
-            _(
-                "the chevron leaves the board: the connection passed over %(first)s's and %(second)s's and "
-                "%(third)s's colour"
-            ),
-        ),
-    ),
-    (
-        r"the chevron leaves the board: the connection passed over (?P<first>.+?)'s and "
-        r"(?P<second>.+)'s colour",
-        lambda g: _who(
-            g,
-            _("the chevron leaves the board: the connection passed over %(first)s's and %(second)s's colour"),
-        ),
-    ),
-    (
-        r"the chevron leaves the board: the connection passed over (?P<who>.+)'s colour",
-        lambda g: _who(g, _("the chevron leaves the board: the connection passed over %(who)s's colour")),
-    ),
-    (
-        rf"twist to (?P<facing>{DIRECTION})",
-        lambda g: _("twist to %(facing)s") % {"facing": direction(g["facing"])},
-    ),
-    (
-        rf"no twist: keeps facing (?P<facing>{DIRECTION})",
-        lambda g: _("no twist: keeps facing %(facing)s") % {"facing": direction(g["facing"])},
-    ),
-    # Players going out.
-    (
-        r"(?P<who>.+) has lost the last chevron to the pincer and is out",
-        lambda g: _who(g, _("%(who)s has lost the last chevron to the pincer and is out")),
-    ),
-    (r"(?P<who>.+) is blocked and out", lambda g: _who(g, _("%(who)s is blocked and out"))),
-    (
-        r"(?P<who>.+) resigns and is out; the markers stay on the board",
-        lambda g: _who(g, _("%(who)s resigns and is out; the markers stay on the board")),
-    ),
-    (
-        r"(?P<who>.+) runs out of time and is out; the markers stay on the board",
-        lambda g: _who(g, _("%(who)s runs out of time and is out; the markers stay on the board")),
-    ),
-    # The end.
-    (
-        r"the end is triggered: every other player still in has one last turn",
-        lambda g: _("the end is triggered: every other player still in has one last turn"),
-    ),
-    (
-        r"(?P<who>.+) reaches the marker target of (?P<n>\d+): the game ends, (?P=who) wins",
-        lambda g: _who(g, _("%(who)s reaches the marker target of %(n)s: the game ends, %(who)s wins")),
-    ),
-    (r"nobody is left: the game ends", lambda g: _("nobody is left: the game ends")),
-    (
-        r"only (?P<who>.+) is left in: the game ends, (?P=who) wins",
-        lambda g: _who(g, _("only %(who)s is left in: the game ends, %(who)s wins")),
-    ),
-    (
-        r"(?P<why>.+): the game ends without a single winner",
-        lambda g: _ended(g, _("%(why)s: the game ends without a single winner")),
-    ),
-    (
-        r"(?P<why>.+): the game ends, (?P<who>.+) wins on markers",
-        lambda g: _ended(g, _("%(why)s: the game ends, %(who)s wins on markers")),
-    ),
-    (r"(?P<who>.+) is out", lambda g: _who(g, _("%(who)s is out"))),
-)
-
-
-def _effect(text: str) -> str | None:
-    return _first(_EFFECTS, text)
-
-
-def translate_effect(phrase: str) -> str:
-    """One phrase of :func:`engine.explain.effects` in the active language; unchanged if unknown."""
-    said = _effect(str(phrase))
-    return str(phrase) if said is None else said
-
-
-def recognises_effect(phrase: str) -> bool:
-    """Whether :func:`translate_effect` knows the phrase (and every phrase inside it)."""
-    return _effect(str(phrase)) is not None
+def refusal(exc: engine.IllegalMove) -> dict[str, object]:
+    """The refusal as the API gives it beside its words: ``{"code": …, "params": {…}}`` (the
+    engine's code and params, the same in every language)."""
+    return {"code": exc.code, "params": dict(exc.params)}

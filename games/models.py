@@ -163,7 +163,7 @@ class Table(models.Model):
             models.CheckConstraint(condition=Q(players__gte=2, players__lte=4), name="table_players_2_to_4"),
         ]
         # Every list and tag reads a bounded slice of an index, however long the history grows
-        # (README "Scale with history"): ids grow with creation time, so "newest first" is -id.
+        # (docs/operators/scale.md): ids grow with creation time, so "newest first" is -id.
         indexes = [
             models.Index(
                 fields=["deadline"],

@@ -1,7 +1,7 @@
 """Archiving: the stored positions of tables that ended ``ARCHIVE_AFTER_DAYS`` ago are dropped.
 
 Nothing a reader sees changes: the table's page and API rebuild the position from the move log,
-which is kept forever (the README's "Retention"). Celery beat runs :func:`archive_positions`
+which is kept forever (docs/operators/backups.md). Celery beat runs :func:`archive_positions`
 daily ("archive-positions"), ``manage.py archive_tables`` by hand, the in-process sweeper
 (``LOCAL_SWEEPS``) hourly.
 """

@@ -1,9 +1,9 @@
 """Reviewing a table: every recorded action with what it did, in words.
 
 The move log is replayed from the start (as :func:`selectors.replayed_state` does) and each
-step is compared with the one before by the engine (:func:`engine.explain.effects`), so the
-words always match the rules the table was played by; the engine's English phrases are said in
-the reader's language by :mod:`games.engine_words`.
+step is compared with the one before by the engine (:func:`engine.explain.described`), so the
+words always match the rules the table was played by; each effect comes with a code and params,
+said in the reader's language by :mod:`games.engine_effects`.
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 import engine
-from engine.explain import effects
+from engine.explain import described
 
-from .engine_words import person, translate_effect
+from .engine_effects import translate_effect
 from .models import Move, Seat, Table
 from .selectors import initial_state, replay_step
 
@@ -24,24 +24,10 @@ def seat_names(table: Table) -> dict[int, str]:
     return {number: name for number, name in rows}
 
 
-def _mark(seat: int) -> str:
-    """What stands for a seat's name while a phrase is translated (it cannot be mistaken for
-    words of the phrase, whatever the player's name holds)."""
-    return f"\ue000{seat}\ue001"
-
-
 def effects_in_words(before: engine.State, after: engine.State, names: dict[int, str]) -> list[str]:
-    """:func:`engine.explain.effects` in the active language (``games.engine_words``), with the
+    """The effects of the action from ``before`` to ``after`` in the active language, with the
     players' names (``seat N`` for a seat not in ``names``)."""
-    marks = {seat: _mark(seat) for seat in before.seats}
-    said = {marks[seat]: names.get(seat) or person(f"seat {seat}") for seat in before.seats}
-    out = []
-    for phrase in effects(before, after, marks):
-        text = translate_effect(phrase)
-        for mark, name in said.items():
-            text = text.replace(mark, name)
-        out.append(text)
-    return out
+    return [translate_effect(effect, names) for effect in described(before, after)]
 
 
 def table_review(table: Table) -> list[dict[str, Any]]:

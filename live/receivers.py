@@ -1,5 +1,6 @@
 """What each change publishes (after its commit): the table and the lobby for any table write,
-the player for a seat taken or left and for notifications, the event or ladder for club events."""
+the player for a seat taken or left and for notifications, the event or ladder for club events
+(and both the ladder and its players for a table its queue formed)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,15 @@ from django.dispatch import receiver
 from accounts.models import Notification
 from games.events import game_finished, table_changed
 from games.results import GameResult
-from tournaments.events import challenge_changed, entered, event_changed, late_entry_answered, round_paired
+from tournaments.events import (
+    challenge_changed,
+    entered,
+    event_changed,
+    late_entry_answered,
+    queue_changed,
+    queue_table_formed,
+    round_paired,
+)
 from tournaments.models import Challenge, LateEntryInvitation, QueueTable, Registration, Round, RoundTable
 
 from .publish import publish
@@ -51,6 +60,19 @@ def on_challenge(*, challenge_id: int, **_: Any) -> None:
     )
     if c is not None:
         publish(f"ladder:{c['ladder_id']}", f"player:{c['challenger_id']}", f"player:{c['challenged_id']}")
+
+
+@receiver(queue_changed)
+def on_queue(*, ladder_id: int, player_id: int, **_: Any) -> None:
+    """Someone joined or left the queue: every open page of the ladder shows who waits now."""
+    publish(f"ladder:{ladder_id}", f"player:{player_id}")
+
+
+@receiver(queue_table_formed)
+def on_queue_table(*, ladder_id: int, players: tuple[int, ...] = (), **_: Any) -> None:
+    """The ladder's page of each queued player reads its fragment again: it now links to their
+    table, and the page goes there (static/js/live.js, ``data-go``)."""
+    publish(f"ladder:{ladder_id}", *(f"player:{p}" for p in players))
 
 
 @receiver(round_paired)

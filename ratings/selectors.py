@@ -123,8 +123,3 @@ def recent_history(player: Player, game: str, limit: int) -> list[RatingChange]:
 def established_count(game: str) -> int:
     """How many players of ``game`` are established (no longer provisional)."""
     return Rating.objects.filter(game=game, sigma__lte=PROVISIONAL_SIGMA).count()
-
-
-def game_count(game: str) -> int:
-    """How many players have a rating in ``game`` (provisional ones included)."""
-    return Rating.objects.filter(game=game).count()

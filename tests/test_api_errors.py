@@ -195,3 +195,36 @@ def test_seat_markers_are_the_board_s_during_play(alice: Actor, bob: Actor) -> N
 @override_settings(DEBUG=True)
 def test_unknown_api_paths_are_json_with_debug_on_too(db: None) -> None:
     error(Client().get("/api/v1/tables/abc/"), 404, "not_found")
+
+
+# the engine's refusal, as a code and params beside the words (the same in every language)
+@pytest.mark.parametrize(
+    "move, refusal",
+    [
+        (
+            "e1-e5",
+            {"code": "power_too_low", "params": {"move": "e1-e5", "field": "e1", "power": 1, "distance": 4}},
+        ),
+        (
+            "a3-b4",
+            {
+                "code": "choose_border_marker",
+                "params": {
+                    "move": "a3-b4",
+                    "land": "b5",
+                    "options": ["a4", "a5", "a6", "b4", "b5", "b6", "c4", "c5", "c6"],
+                },
+            },
+        ),
+        ("z9-a1", {"code": "not_a_move", "params": {"move": "z9-a1"}}),
+        ("pass", {"code": "no_passing", "params": {}}),
+    ],
+)
+def test_a_refused_move_names_the_engine_s_refusal(alice: Actor, bob: Actor, move: str, refusal: Any) -> None:
+    table = started_table([alice, bob], game="pacru")
+    url = f"/api/v1/tables/{table.pk}/moves/"
+    english = error(alice.post(url, {"ply": 0, "move": move}, HTTP_ACCEPT_LANGUAGE="en"), 400, "illegal_move")
+    french = error(alice.post(url, {"ply": 0, "move": move}, HTTP_ACCEPT_LANGUAGE="fr"), 400, "illegal_move")
+    assert english["refusal"] == french["refusal"] == refusal
+    assert set(english) == {"detail", "code", "refusal"}
+    assert english["detail"] != french["detail"]

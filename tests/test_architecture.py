@@ -111,6 +111,21 @@ def test_only_the_engine_knows_which_game_has_which_rules() -> None:
     assert branch.search('if table.game == "pacru":') and branch.search("game != 'shacru'")
 
 
+def test_every_event_is_announced_through_the_robust_path() -> None:
+    """Events are sent only by ``games.events`` (``announce``: each receiver isolated, a failure
+    counted): a direct ``signal.send(...)`` would let one listener fail a committed write."""
+    direct = re.compile(r"\.send(_robust)?\(\s*sender\s*=")
+    found = []
+    for path in source_files():
+        if path.relative_to(ROOT).as_posix() == "games/events.py":
+            continue
+        for number, line in enumerate(path.read_text().splitlines(), start=1):
+            if direct.search(line):
+                found.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
+    assert found == []
+    assert direct.search("game_finished.send(sender=Table, result=result)")
+
+
 def test_the_import_reader_sees_imports_inside_functions() -> None:
     found = [i for i in project_imports() if i.in_function]
     # The apps' ready() hooks are Django's idiom, each with its why.

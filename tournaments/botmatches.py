@@ -24,10 +24,6 @@ from games.services.tables import BOT_MATCHES_FOR_ORGANISERS
 from . import organisers
 
 
-def may_start_bot_matches(player: Player) -> bool:
-    return organisers.may_organise(player)
-
-
 def bot_only_table_allowed(*, player: Player, table: Table) -> None:
     """games' ``BOT_MATCH_GATE``: ``player`` is about to fill ``table`` (locked, open) with house
     bots only. Refuse (403 ``bot_match_organisers_only``) anyone without the organiser role, and an

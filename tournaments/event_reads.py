@@ -7,6 +7,7 @@ the players' ratings in the event's game and one for the announcements.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,16 +25,31 @@ from . import bracket_svg, crosstable, selectors
 from .models import Registration, Round, Tournament
 from .pairing import bracket as knockout_plan
 from .pairing import double_elim
+from .standings import bye_value, requested_bye_value
 
 #: How each tiebreak is headed, and what it means (the column's ``title``).
 TIEBREAK_HELP = {
-    "buchholz": gettext_lazy("sum of the opponents' points"),
-    "median_buchholz": gettext_lazy("sum of the opponents' points, without the best and the worst"),
-    "sonneborn_berger": gettext_lazy("points of the opponents beaten, plus half of those tied with"),
-    "wins": gettext_lazy("tables won"),
-    "opponents_points": gettext_lazy("sum of the points of everyone met at a table"),
+    "buchholz": gettext_lazy(
+        "Buchholz: sum of the opponents' points, an opponent's unplayed rounds (byes, forfeits, rounds "
+        "before a late entry) counted as draws; each of your own unplayed rounds counts as a game "
+        "against a virtual opponent"
+    ),
+    "median_buchholz": gettext_lazy(
+        "Median Buchholz: the Buchholz without the opponent with the most points and the one with the fewest"
+    ),
+    "sonneborn_berger": gettext_lazy(
+        "Sonneborn-Berger: points of the opponents beaten, plus half the points of those drawn with "
+        "(their unplayed rounds counted as draws)"
+    ),
+    "wins": gettext_lazy(
+        "Wins: games won outright, over the board (a draw, a bye or a forfeit is not a win)"
+    ),
+    "opponents_points": gettext_lazy(
+        "Opponents' points: sum of the points of everyone met at a table, their unplayed rounds "
+        "(byes, forfeits, rounds before a late entry) counted as draws"
+    ),
     "markers": gettext_lazy("markers won over all tables"),
-    "average_place": gettext_lazy("average place at the tables (lower is better)"),
+    "average_place": gettext_lazy("average place at the tables played (lower is better)"),
     "exit_place": gettext_lazy(
         "place at the table where the player went out (the final's place for finalists)"
     ),
@@ -156,6 +172,7 @@ class YourGame:
     opponents: str
     started: bool
     ply: int = 0
+    sits_out: bool = False  # a round robin's round without a table for you (it scores nothing)
 
 
 @dataclass
@@ -176,6 +193,11 @@ class EventPage:
     crosstable: crosstable.Crosstable | None
     bracket: str  # SVG markup ("" when the format has none or nothing is paired)
     registered: int
+    bye_rule: str = ""  # what byes pay, in words ("" for the brackets, whose byes score no points)
+    #: Show the "Wins" column: not when another column holds the same count (the 2-seat tiebreak
+    #: "wins", a double elimination's points), so that no two columns repeat one number.
+    wins_column: bool = True
+    points_help: str = ""  # the points column's title
 
     @property
     def has_seeds(self) -> bool:
@@ -235,7 +257,8 @@ def event_page(tournament_id: int, viewer: Player | None, labels: dict[str, str]
     seed_of = {p: i + 1 for i, p in enumerate(t.seeds or [])}
     me = viewer.pk if viewer else None
 
-    round_views = [_round_view(t, rnd, results, names, seed_of, me) for rnd in rounds]
+    gone = {r.player_id for r in registrations if r.status == Registration.Status.WITHDRAWN}
+    round_views = [_round_view(t, rnd, results, names, seed_of, me, gone) for rnd in rounds]
     standings, tiebreaks, points_header = _standings(t, me, labels or {})
     registered = sum(1 for r in registrations if r.status != Registration.Status.WITHDRAWN)
     winners = [row.name for row in standings if row.place == 1] if t.status == "finished" else []
@@ -261,6 +284,57 @@ def event_page(tournament_id: int, viewer: Player | None, labels: dict[str, str]
         crosstable=_crosstable(t, rounds, results, standings),
         bracket=_bracket(t, round_views, rounds, names),
         registered=registered,
+        bye_rule=bye_rule(t),
+        points_help=points_help(t),
+        wins_column=t.format != Tournament.Format.DOUBLE_ELIMINATION
+        and all(key != "wins" for key, _label, _help in tiebreaks),
+    )
+
+
+def points_help(t: Tournament) -> str:
+    """What the points column counts (its ``title``)."""
+    if t.format == Tournament.Format.KNOCKOUT:
+        return _("rounds survived (a bye counts; the champion survived the final too)")
+    if t.format == Tournament.Format.DOUBLE_ELIMINATION:
+        return _("tables won")
+    return _("points scored: the tables' points, byes and unplayed rounds included")
+
+
+def bye_rule(t: Tournament) -> str:
+    """What a bye pays, in words: the organiser's (the event's ``requested_bye``) and the pairing's."""
+    if t.format not in (Tournament.Format.SWISS, Tournament.Format.ROUND_ROBIN):
+        return ""
+    words = {
+        "asked": _points(requested_bye_value(t.seats, t.points_scale, t.requested_bye)),
+        "given": _points(bye_value(t.seats, t.points_scale)),
+    }
+    if t.format == Tournament.Format.ROUND_ROBIN:
+        # The schedule's sit-outs are no byes: everyone sits out as often, and it scores nothing.
+        if t.requested_bye == "zero":
+            return _(
+                "a bye the organisers give pays nothing; a round the schedule sits you out scores nothing"
+            )
+        return (
+            _(
+                "a bye the organisers give pays %(asked)s, as a draw; a round the schedule sits you "
+                "out scores nothing"
+            )
+            % words
+        )
+    if t.requested_bye == "zero":
+        return (
+            _(
+                "a bye the organisers give pays nothing; the pairing's own bye "
+                "(the odd player out) pays %(given)s"
+            )
+            % words
+        )
+    return (
+        _(
+            "a bye the organisers give pays %(asked)s, as a draw; the pairing's own bye "
+            "(the odd player out) pays %(given)s"
+        )
+        % words
     )
 
 
@@ -285,6 +359,19 @@ def _table_status(table: Table) -> str:
     return pgettext("table status", "finished")
 
 
+def sitting_out(t: Tournament, rnd: Round, seated: Collection[int], gone: Collection[int] = ()) -> list[int]:
+    """The players a round robin's schedule leaves without a table in ``rnd`` (an odd count at 2
+    seats: whoever meets the dummy), in schedule order. Such a round has no bye stored (it pays
+    nothing, as everyone sits out once), so without this the page never says who sits out.
+    ``seated``: who has a table in the round; ``gone``: withdrawn players, not shown."""
+    if t.format != Tournament.Format.ROUND_ROBIN or not t.schedule or rnd.number > len(t.schedule):
+        return []
+    everyone = dict.fromkeys(p for schedule_round in t.schedule for table in schedule_round for p in table)
+    scheduled = {p for table in t.schedule[rnd.number - 1] for p in table}
+    skip = scheduled | set(seated) | set(rnd.byes) | set(gone)
+    return [p for p in everyone if p not in skip]
+
+
 def _round_view(
     t: Tournament,
     rnd: Round,
@@ -292,13 +379,16 @@ def _round_view(
     names: dict[int, str],
     seed_of: dict[int, int],
     me: int | None,
+    gone: Collection[int] = (),
 ) -> RoundView:
     tables = []
     done = 0
+    seated: set[int] = set()
     for rt in rnd.tables.all():
         table = rt.table
         result = results.get(rt.table_id)
         seats = [SeatView(s.player_id, names.get(s.player_id, "?")) for s in table.seats.all()]
+        seated.update(s.player for s in seats)
         if result is not None:
             done += 1
             ranks = {p.player_id: p.place for p in result.places}
@@ -346,7 +436,7 @@ def _round_view(
         status=status,
         current=rnd.number == t.current_round,
         tables=tables,
-        byes=[names.get(p, "?") for p in rnd.byes],
+        byes=[names.get(p, "?") for p in [*rnd.byes, *sitting_out(t, rnd, seated, gone)]],
         standings=getattr(rnd, "standings", []),
         title=title,
         final=final,
@@ -382,8 +472,12 @@ def _your_game(
                 started=tv.ply > 0,
                 ply=tv.ply,
             )
-    if me in rnd.byes and rnd.status == Round.Status.RUNNING:
+    if rnd.status != Round.Status.RUNNING:
+        return None
+    if me in rnd.byes:
         return YourGame(round=current.number, table_id=None, opponents="", started=False)
+    if me in sitting_out(t, rnd, {s.player for tv in current.tables for s in tv.seats}):
+        return YourGame(round=current.number, table_id=None, opponents="", started=False, sits_out=True)
     return None
 
 

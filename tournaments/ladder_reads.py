@@ -20,12 +20,12 @@ from django.utils.timesince import timeuntil
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
-from games.models import Player, Table
+from games.models import Player, Seat, Table
 from games.wording import describe_tables
 from ratings.models import Rating
 
 from . import ladders, selectors
-from .models import Challenge, Ladder, QueueEntry
+from .models import Challenge, Ladder, QueueEntry, QueueTable
 
 #: Finished ladder games listed on the page (the latest).
 HISTORY = 30
@@ -89,6 +89,9 @@ class LadderView:
     decline_note: str = ""
     queue: list[Waiting] = field(default_factory=list)
     in_queue: bool = False
+    #: The viewer's table that this ladder's queue formed and that is not over yet (the page links
+    #: to it instead of offering the queue, and a live page goes there).
+    my_table: int | None = None
     wait: str = ""
     wait_how: str = ""
     history: list[Game] = field(default_factory=list)
@@ -296,6 +299,26 @@ def _queue_history(ladder: Ladder) -> tuple[list[Game], bool]:
     return games, more
 
 
+def _queue_table_of(ladder: Ladder, player_id: int | None) -> int | None:
+    """The newest table of ``player_id`` that this ladder's queue formed, still open or under way
+    with them still in the game (one query; none for a visitor). While there is one the page
+    links to it instead of offering the queue again."""
+    if player_id is None:
+        return None
+    found = (
+        QueueTable.objects.filter(
+            ladder=ladder,
+            table__seats__player_id=player_id,
+            table__seats__state=Seat.State.PLAYING,
+            table__status__in=[Table.Status.OPEN, Table.Status.ACTIVE],
+        )
+        .order_by("-table_id")
+        .values_list("table_id", flat=True)
+        .first()
+    )
+    return int(found) if found is not None else None
+
+
 def ladder_view(ladder_id: int, viewer: Player | None) -> LadderView:
     """Everything the ladder page shows to ``viewer`` (``None``: an anonymous visitor)."""
     ladder = selectors.ladder(ladder_id)
@@ -386,6 +409,7 @@ def ladder_view(ladder_id: int, viewer: Player | None) -> LadderView:
             for e in entries
         ]
         view.in_queue = any(w.player_id == me for w in view.queue)
+        view.my_table = _queue_table_of(ladder, me)
         view.wait, view.wait_how = _wait(ladder, view.queue, now)
         view.history, view.more_history = _queue_history(ladder)
     return view

@@ -52,7 +52,7 @@ from games.results import GameResult
 from ratings import environment
 from ratings.models import Rating
 
-from .events import challenge_changed
+from .events import challenge_changed, queue_changed, queue_table_formed
 from .models import Challenge, Ladder, LadderMember, League, QueueEntry, QueueTable
 from .pairing import assign_seats
 from .selectors import ladder_order
@@ -530,11 +530,14 @@ def queue_join(*, ladder: Ladder, player: Player) -> QueueEntry:
     entry, created = QueueEntry.objects.get_or_create(ladder=ladder, player=player)
     if not created:
         raise Conflict(_("you are in the queue already"))
+    send_after_commit(queue_changed, ladder_id=ladder.pk, player_id=player.pk)
     return entry
 
 
 def queue_leave(*, ladder: Ladder, player: Player) -> None:
-    QueueEntry.objects.filter(ladder=ladder, player=player).delete()
+    deleted, _rows = QueueEntry.objects.filter(ladder=ladder, player=player).delete()
+    if deleted:
+        send_after_commit(queue_changed, ladder_id=ladder.pk, player_id=player.pk)
 
 
 def fairness(game: str, ratings: list[tuple[float, float]]) -> float:
@@ -645,6 +648,8 @@ def matchmake(ladder: Ladder, now: Any = None) -> list[Table]:
             games.seat_join(table_id=table.pk, player=by_id[pid].player, seat=seat, event=True)
         QueueEntry.objects.filter(pk__in=[by_id[p].pk for p in group]).delete()
         QueueTable.objects.create(ladder=ladder, table=table)
+        # After the commit: the players' queue pages go to the table, and each is told.
+        send_after_commit(queue_table_formed, ladder_id=ladder.pk, table_id=table.pk, players=tuple(group))
         made.append(table)
     return made
 

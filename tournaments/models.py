@@ -78,6 +78,18 @@ class Tournament(models.Model):
     rated = models.BooleanField(default=True)
     points_scale = models.JSONField(null=True, blank=True, help_text="points per place, best first")
     check_in = models.BooleanField(default=False, help_text="only checked-in players are paired")
+    #: What a bye the organiser gives pays (``standings.requested_bye_value``): nothing, or half
+    #: (the scale's average, a draw's value: FIDE's ½-point bye). The pairing's own bye pays a win.
+    requested_bye = models.CharField(
+        max_length=4,
+        choices=[
+            ("zero", pgettext_lazy("requested bye", "nothing")),
+            ("half", pgettext_lazy("requested bye", "half: a draw's points")),
+        ],
+        default="half",
+        db_default="half",  # old code still serving during a rolling deploy inserts without it
+        help_text="what a bye the organiser gives pays: zero, or half (a draw's points)",
+    )
     registration_opens = models.DateTimeField(null=True, blank=True)
     registration_closes = models.DateTimeField(null=True, blank=True)
     #: Most players the event takes (null: no limit); registration refuses the next one.

@@ -8,7 +8,11 @@ round ends, the next is paired). A correction of a finished table (``table_corre
 changes its ranks; the standings are computed on read from the tables, so they follow, and a
 rated table's game is re-rated after the commit (``ratings.services.recompute``). A knockout's
 bracket is built from the results, so its results are corrected only while the event is paused
-before the next round is paired, or in its final round. Neither may rank a withdrawn player's seat
+before the next round is paired, or in its final round; a final round's correction that gives the
+bracket more to play (a double elimination's grand final now won by the losers-bracket champion)
+reopens the finished event and pairs the bracket reset (``services.reopen_if_undecided``). A
+result entered is counted in its round at once, so the answer can say that it completed the round
+and what followed (the next round paired, the event finished). Neither may rank a withdrawn player's seat
 level with or above a seat still in the game (:func:`withdrawn_refusal`).
 """
 
@@ -23,7 +27,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext, pgettext_lazy
 
-from common.errors import Conflict, Forbidden, InvalidInput, NotFound
+from common.errors import Conflict, InvalidInput, NotFound
 from common.spreadsheet import csv_text
 from common.tasks import send
 from games import services as games
@@ -31,9 +35,11 @@ from games.models import Player, Seat, Table
 from games.services.adjudicate import check_ranks
 from games.wording import ordinal
 from ratings import services as rating_services
+from ratings.task_names import RECOMPUTE_GAME
 
+from . import services
 from .models import Announcement, AuditEntry, Registration, Round, RoundTable, Tournament
-from .selectors import is_organiser, tournament_standings
+from .selectors import tournament_standings
 from .services import audit, require_organiser
 
 ELIMINATION_FORMATS = (Tournament.Format.KNOCKOUT, Tournament.Format.DOUBLE_ELIMINATION)
@@ -48,9 +54,14 @@ class ResultChange:
     corrected: bool  # a finished result changed (else an unfinished table was ended)
     places: list[tuple[str, str]]  # (place word, display name), best first
     reason: str
+    then: str = ""  # what followed: the round complete, the next paired, the event finished or reopened
 
     @property
     def message(self) -> str:
+        done = self._done()
+        return f"{done} {self.then}" if self.then else done
+
+    def _done(self) -> str:
         words = {
             "round": self.round,
             "board": self.board,
@@ -169,9 +180,13 @@ def enter_result(
         refusal = withdrawn_refusal(t, seats, ranks, active=status == Table.Status.ACTIVE)
         if refusal:
             raise InvalidInput(refusal)
+    number, finished = t.current_round, t.status == Tournament.Status.FINISHED
     if status == Table.Status.ACTIVE:
         corrected = False
         games.table_adjudicate(table_id=table_id, ranks=ranks)
+        # Counted here rather than by the task ``game_finished`` sends after the commit (which then
+        # finds it done): the answer can say whether the round is complete and what was paired.
+        services.table_finished(table_id=table_id)
     elif status == Table.Status.FINISHED:
         refusal = correction_refusal(t, rt.round)
         if refusal:
@@ -181,6 +196,7 @@ def enter_result(
         if table.rated:
             game = table.game
             transaction.on_commit(lambda: _rerate(game))
+        services.reopen_if_undecided(t, by)
     else:
         raise Conflict(
             _("board %(board)s of round %(round)s is not being played and has no result")
@@ -198,13 +214,50 @@ def enter_result(
     )
     words = _place_words(ranks)
     order = sorted(seats, key=lambda s: (ranks[s.number], s.number))
+    t.refresh_from_db()
     return ResultChange(
         round=rt.round.number,
         board=rt.number,
         corrected=corrected,
         places=[(words[s.number], s.player.display_name) for s in order],
         reason=reason,
+        then="" if corrected and not finished else _what_followed(t, rt.round, number, finished),
     )
+
+
+def _what_followed(t: Tournament, rnd: Round, number: int, finished: bool) -> str:
+    """What the result set off, in words: for a result entered, the round complete and the next one
+    paired or the event finished; for a finished event's correction, the event running again
+    (``number``, ``finished``: the event's round and state before)."""
+    words = {"round": rnd.number, "next": t.current_round}
+    if finished:
+        if t.status == Tournament.Status.FINISHED:
+            return ""
+        if t.current_round > number:
+            return (
+                _(
+                    "This changes who plays next: the event is running again, and round %(next)s "
+                    "has been paired."
+                )
+                % words
+            )
+        return _(
+            "This changes who plays next: the event is running again; it is paused, so round %(next)s is "
+            "paired when you resume it."
+        ) % {**words, "next": t.current_round + 1}
+    rnd.refresh_from_db()
+    if rnd.number != number or rnd.status != Round.Status.FINISHED:
+        return ""
+    if t.status == Tournament.Status.FINISHED:
+        return _("Round %(round)s is complete; the event is finished.") % words
+    if t.current_round > number:
+        return _("Round %(round)s is complete; round %(next)s has been paired.") % words
+    return _(
+        "Round %(round)s is complete; the event is paused, so round %(next)s is paired when you resume it."
+    ) % {
+        **words,
+        "next": number + 1,
+    }
 
 
 # ------------------------------------------------------------- announcements
@@ -247,6 +300,7 @@ ACTION_WORDS = {
     "start": pgettext_lazy("audit log", "started the event"),
     "pause": pgettext_lazy("audit log", "paused the event"),
     "resume": pgettext_lazy("audit log", "resumed the event"),
+    "reopen": pgettext_lazy("audit log", "reopened the event: a corrected result means more games to play"),
     "late entry": pgettext_lazy("audit log", "entered a player late"),
     "late entry invited": pgettext_lazy("audit log", "invited a player to enter late"),
     "late entry accepted": pgettext_lazy("audit log", "accepted an invitation to enter late"),
@@ -345,6 +399,11 @@ def _what(e: AuditEntry, names: dict[int, str]) -> str:
         return pgettext("audit log", "set the seeds: %(seeds)s") % {"seeds": listed}
     if e.action == "pause" and d.get("round"):
         return pgettext("audit log", "paused the event in round %(round)s") % {"round": d["round"]}
+    if e.action == "reopen" and d.get("round"):
+        return pgettext(
+            "audit log",
+            "reopened the event after round %(round)s: a corrected result means more games to play",
+        ) % {"round": d["round"]}
     if e.action == "resume" and d.get("round"):
         return pgettext("audit log", "resumed the event in round %(round)s") % {"round": d["round"]}
     return str(ACTION_WORDS.get(e.action, e.action))
@@ -395,11 +454,6 @@ def finished_events(leagues: Any, limit: int = 10) -> list[Tournament]:
     """The newest finished events of ``leagues`` (a queryset of leagues), with their league: one query."""
     rows = Tournament.objects.filter(league__in=leagues, status=Tournament.Status.FINISHED)
     return list(rows.select_related("league").order_by("-finished_at", "-pk")[:limit])
-
-
-def require_organiser_of(t: Tournament, player: Player) -> None:
-    if not is_organiser(t.league, player):
-        raise Forbidden(_("only organisers of %(league)s may do this") % {"league": t.league.name})
 
 
 def matching_players(name: str, limit: int = 20) -> list[Player]:
@@ -505,5 +559,5 @@ def registrations(t: Tournament) -> list[Registration]:
 def _rerate(game: str) -> None:
     """Re-rate ``game`` on a worker; where the broker cannot take the task, here and now (a
     corrected result must never leave the ratings on the old one)."""
-    if not send("ratings.tasks.recompute_game", (game,)):
+    if not send(RECOMPUTE_GAME, (game,)):
         rating_services.recompute([game])

@@ -24,7 +24,7 @@ from common.validation import ascii_int, ascii_int_or_none
 from games.models import GameKind, Player
 from games.wording import ordinal
 
-from . import botmatches, organiser_actions, organisers, selectors, services
+from . import botmatches, event_reads, organiser_actions, organisers, selectors, services
 from .models import League, Registration, Round, Tournament
 
 DATETIME_FORMATS = ["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M", "%Y-%m-%d"]
@@ -84,6 +84,15 @@ class TournamentForm(forms.Form):
     check_in = forms.BooleanField(
         required=False, label=gettext_lazy("Players must check in (only they are paired)")
     )
+    requested_bye = forms.ChoiceField(
+        choices=[
+            ("half", pgettext_lazy("requested bye", "half: a draw's points")),
+            ("zero", pgettext_lazy("requested bye", "nothing")),
+        ],
+        initial="half",
+        required=False,  # left out (an older form, a script): FIDE's half point
+        label=gettext_lazy("A bye you give pays"),
+    )
     base_minutes = forms.FloatField(
         min_value=0, initial=10, label=gettext_lazy("Fischer: minutes (0 = untimed)")
     )
@@ -91,7 +100,7 @@ class TournamentForm(forms.Form):
     rated = forms.BooleanField(required=False, initial=True, label=pgettext_lazy("event form", "Rated"))
 
     #: Which fields apply to which formats (the others apply to all): the page and its script use it.
-    ONLY_FOR = {"rounds": ["swiss"], "advance": ["knockout"]}
+    ONLY_FOR = {"rounds": ["swiss"], "advance": ["knockout"], "requested_bye": ["swiss", "round_robin"]}
 
 
 LEVEL_CHOICES = [
@@ -181,6 +190,7 @@ def _create_event(request: HttpRequest, me: Player, form: TournamentForm) -> Tou
             time_control=tc,
             rated=d["rated"],
             check_in=d["check_in"],
+            requested_bye=d["requested_bye"] or "half",
             max_players=d["max_players"],
             rating_min=d["rating_min"],
             rating_max=d["rating_max"],
@@ -454,16 +464,22 @@ def event_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     detail = selectors.tournament_detail(tournament_id)
     rounds = list(detail.round_set.all())
     current = next((r for r in rounds if r.number == t.current_round), None)
-    repairable = (
-        current is not None
-        and current.status == Round.Status.RUNNING
-        and not any(rt.table.actions for rt in current.tables.all())
+    repair_block = (
+        services.repair_refusal(current)
+        if current is not None and current.status == Round.Status.RUNNING
+        else ""
     )
+    repairable = current is not None and current.status == Round.Status.RUNNING and not repair_block
+    regs = organiser_actions.registrations(t)
+    names = {r.player_id: r.player.display_name for r in regs}
+    gone = {r.player_id for r in regs if r.status == Registration.Status.WITHDRAWN}
     boards = []
     for rnd in reversed(rounds):
         tables = []
+        seated: set[int] = set()
         for rt in rnd.tables.all():
             seats = list(rt.table.seats.all())
+            seated.update(s.player_id for s in seats)
             tables.append(
                 {
                     "board": rt.number,
@@ -475,8 +491,9 @@ def event_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
                     ),
                 }
             )
-        boards.append({"round": rnd, "tables": tables})
-    regs = organiser_actions.registrations(t)
+        # Who has no table: byes, and a round robin's sit-out (``event_reads.sitting_out``).
+        off = [*rnd.byes, *event_reads.sitting_out(t, rnd, seated, gone)]
+        boards.append({"round": rnd, "tables": tables, "byes": [names.get(p, "?") for p in off]})
     find = request.GET.get("find", "").strip()
     context = {
         "t": t,
@@ -489,6 +506,7 @@ def event_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "current": current,
         "next_block": _next_round_block(t, rounds),
         "repairable": repairable,
+        "repair_block": repair_block,
         "boards": boards,
         "find": find,
         "found": organiser_actions.matching_players(find) if find else [],
@@ -641,6 +659,14 @@ def event_action(request: HttpRequest, tournament_id: int, action: str) -> HttpR
         elif action == "next-round":
             done = _round_summary(services.next_round(tournament_id=t.pk, by=me))
         elif action == "repair":
+            if request.POST.get("confirm") != "yes":
+                raise InvalidInput(
+                    _(
+                        "round %(round)s was not paired again: tick the box to confirm that its tables are "
+                        "deleted and everyone is paired afresh"
+                    )
+                    % {"round": t.current_round}
+                )
             done = _round_summary(services.repair_round(tournament_id=t.pk, by=me), again=True)
         elif action == "result":
             done = _result(request, me, t)

@@ -19,6 +19,7 @@ from common.errors import NotFound
 from common.validation import ascii_int_or_none
 from games import selectors as games
 from games.models import Player, Seat, Table
+from games.results import GameResult
 from ratings.models import Rating
 
 from .models import (
@@ -36,7 +37,7 @@ from .models import (
 )
 from .pairing import double_elim
 from .pairing.bracket import RoundRecord, TableRecord, knockout_standings
-from .standings import StandingRow, TableResult, Unplayed, bye_value, standings
+from .standings import StandingRow, TableResult, Unplayed, bye_value, requested_bye_value, standings
 
 
 def is_organiser(league: League, player: Player) -> bool:
@@ -85,7 +86,7 @@ def history(t: Tournament, after_round: int | None = None) -> History:
             out.meetings.setdefault(p, Counter()).update(q for q in order if q != p)
         result = finished.get(table_id)
         if result is not None:
-            out.results.append(TableResult(round=number, ranks=result.ranks(), markers=result.markers()))
+            out.results.append(table_result(number, result))
         ranks = result.ranks() if result is not None else None
         tables.setdefault(number, []).append(TableRecord(tuple(order), ranks))
     out.rounds = [
@@ -107,8 +108,21 @@ def current_standings(t: Tournament, after_round: int | None = None) -> list[Sta
         return _knockout_rows(t, players, past.rounds)
     if t.format == Tournament.Format.DOUBLE_ELIMINATION:
         return _double_elim_rows(t, players, past.rounds)
-    unplayed = unplayed_rounds(t, past.rounds, late_entries(t))
+    unplayed = unplayed_rounds(t, past.rounds, late_entries(t), requested=requested_byes(t))
     return standings(players, past.results, t.seats, scale=t.points_scale, unplayed=unplayed, rounds=t.rounds)
+
+
+def table_result(number: int, result: GameResult) -> TableResult:
+    """A finished table of round ``number`` as the standings read it (its no-shows included)."""
+    return TableResult(
+        round=number, ranks=result.ranks(), markers=result.markers(), no_shows=frozenset(result.no_shows())
+    )
+
+
+def requested_byes(t: Tournament) -> dict[int, list[int]]:
+    """Player id -> the rounds the organiser gave them a bye in (``Registration.manual_byes``)."""
+    rows = Registration.objects.filter(tournament=t).values_list("player_id", "manual_byes")
+    return {p: list(rounds) for p, rounds in rows if rounds}
 
 
 def late_entries(t: Tournament) -> dict[int, tuple[int, float]]:
@@ -123,10 +137,15 @@ def unplayed_rounds(
     rounds: list[RoundRecord],
     late: dict[int, tuple[int, float]],
     upto: int | None = None,
+    requested: dict[int, list[int]] | None = None,
 ) -> dict[int, list[Unplayed]]:
-    """Each player's unplayed rounds up to round ``upto`` (default: every round so far): byes, at a
-    bye's value, and the rounds a late entry missed, at the points the organiser chose."""
+    """Each player's unplayed rounds up to round ``upto`` (default: every round so far): byes, and
+    the rounds a late entry missed, at the points the organiser chose. A bye in one of the player's
+    ``requested`` rounds (given by the organiser) pays the event's ``requested_bye``; any other
+    (the pairing's odd player out) pays a pairing bye's value, a win at two seats."""
     bye = bye_value(t.seats, t.points_scale)
+    asked = requested_bye_value(t.seats, t.points_scale, t.requested_bye)
+    requested = requested or {}
     last = upto if upto is not None else max((r.number for r in rounds), default=0)
     out: dict[int, list[Unplayed]] = {}
     for p, (joined, pts) in late.items():
@@ -136,7 +155,8 @@ def unplayed_rounds(
     for rnd in rounds:
         if rnd.number <= last:
             for p in rnd.byes:
-                out.setdefault(p, []).append(Unplayed(rnd.number, bye))
+                pays = asked if rnd.number in requested.get(p, ()) else bye
+                out.setdefault(p, []).append(Unplayed(rnd.number, pays))
     return out
 
 
@@ -349,15 +369,16 @@ def tournament_detail(tournament_id: int, *, standings_after_rounds: bool = Fals
     players = [r.player_id for r in registrations]
     names = {r.player_id: r.player.display_name for r in registrations}
     late = {r.player_id: (r.joined_round, r.missed_points) for r in registrations if r.joined_round > 1}
+    asked = {r.player_id: list(r.manual_byes) for r in registrations if r.manual_byes}
     past = history(t)
-    t.standings = _standings(t, players, names, past.results, late, past.rounds)  # type: ignore[attr-defined]
+    t.standings = _standings(t, players, names, past.results, late, past.rounds, asked)  # type: ignore[attr-defined]
     _label_brackets(t, past.rounds)
     if standings_after_rounds:
         for rnd in t.round_set.all():
             results = [r for r in past.results if r.round <= rnd.number]
             so_far = [r for r in past.rounds if r.number <= rnd.number]
             finished = rnd.status == Round.Status.FINISHED
-            rnd.standings = _standings(t, players, names, results, late, so_far) if finished else []  # type: ignore[attr-defined]
+            rnd.standings = _standings(t, players, names, results, late, so_far, asked) if finished else []  # type: ignore[attr-defined]
     return t
 
 
@@ -368,15 +389,17 @@ def _standings(
     results: list[TableResult],
     late: dict[int, tuple[int, float]],
     rounds: list[RoundRecord],
+    requested: dict[int, list[int]] | None = None,
 ) -> list[Standing]:
     """As :func:`current_standings` computes them, with names (``players`` in registration order),
-    after the ``rounds`` given (late entries as :func:`late_entries` lists them)."""
+    after the ``rounds`` given (late entries as :func:`late_entries` lists them, the organiser's
+    byes as :func:`requested_byes`)."""
     if t.format == Tournament.Format.KNOCKOUT:
         rows = _knockout_rows(t, players, rounds)
     elif t.format == Tournament.Format.DOUBLE_ELIMINATION:
         rows = _double_elim_rows(t, players, rounds)
     else:
-        unplayed = unplayed_rounds(t, rounds, late)
+        unplayed = unplayed_rounds(t, rounds, late, requested=requested)
         rows = standings(players, results, t.seats, scale=t.points_scale, unplayed=unplayed, rounds=t.rounds)
     return [
         Standing(r.place, r.player, names.get(r.player, ""), r.points, r.played, r.wins, r.tiebreaks)
@@ -393,10 +416,13 @@ def final_places(tours: list[Tournament]) -> dict[int, dict[int, int]]:
     ids = [t.pk for t in tours]
     players: dict[int, list[int]] = {}
     late: dict[int, dict[int, tuple[int, float]]] = {}
-    for tid, pid, joined, missed in Registration.objects.filter(tournament_id__in=ids).values_list(
-        "tournament_id", "player_id", "joined_round", "missed_points"
+    asked: dict[int, dict[int, list[int]]] = {}
+    for tid, pid, joined, missed, given in Registration.objects.filter(tournament_id__in=ids).values_list(
+        "tournament_id", "player_id", "joined_round", "missed_points", "manual_byes"
     ):
         players.setdefault(tid, []).append(pid)
+        if given:
+            asked.setdefault(tid, {})[pid] = list(given)
         if joined > 1:
             late.setdefault(tid, {})[pid] = (joined, missed)
     rounds = list(Round.objects.filter(tournament_id__in=ids).order_by("tournament_id", "number"))
@@ -413,9 +439,7 @@ def final_places(tours: list[Tournament]) -> dict[int, dict[int, int]]:
     for tid, number, table_id in links:
         result = results.get(table_id)
         if result is not None:
-            done.setdefault(tid, []).append(
-                TableResult(round=number, ranks=result.ranks(), markers=result.markers())
-            )
+            done.setdefault(tid, []).append(table_result(number, result))
         ranks = result.ranks() if result is not None else None
         tables.setdefault((tid, number), []).append(TableRecord(tuple(seated.get(table_id, [])), ranks))
     out = {}
@@ -426,7 +450,9 @@ def final_places(tours: list[Tournament]) -> dict[int, dict[int, int]]:
             if r.tournament_id == t.pk
         ]
         # The event's own standings rule, from the reads made here for every event at once.
-        rows = _standings(t, players.get(t.pk, []), {}, done.get(t.pk, []), late.get(t.pk, {}), records)
+        rows = _standings(
+            t, players.get(t.pk, []), {}, done.get(t.pk, []), late.get(t.pk, {}), records, asked.get(t.pk)
+        )
         out[t.pk] = {row.player: row.place for row in rows}
     return out
 
@@ -438,7 +464,7 @@ def tournament_standings(t: Tournament, after_round: int | None = None) -> list[
     )
     past = history(t, after_round)
     players, names = [p for p, _ in registered], dict(registered)
-    return _standings(t, players, names, past.results, late_entries(t), past.rounds)
+    return _standings(t, players, names, past.results, late_entries(t), past.rounds, requested_byes(t))
 
 
 def late_entry_invitations(player: Player, limit: int = 50) -> list[LateEntryInvitation]:

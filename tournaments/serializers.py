@@ -45,6 +45,12 @@ class TournamentIn(serializers.Serializer):
     rated = serializers.BooleanField(default=True)
     points_scale = serializers.ListField(child=serializers.FloatField(), required=False, allow_null=True)
     check_in = serializers.BooleanField(default=False)
+    requested_bye = serializers.ChoiceField(
+        choices=["zero", "half"],
+        default="half",
+        help_text="what a bye the organiser gives pays: zero, or half (a draw's points: the scale's "
+        "average); the pairing's own bye (the odd player out) pays a win",
+    )
     open_registration = serializers.BooleanField(default=True)
 
 
@@ -167,6 +173,10 @@ class TournamentOut(serializers.Serializer):
         child=Number(), allow_null=True, help_text="points per place, best first; null: the default"
     )
     check_in = serializers.BooleanField(help_text="only checked-in players are paired")
+    requested_bye = serializers.ChoiceField(
+        choices=["zero", "half"],
+        help_text="what a bye the organiser gives pays: zero, or half (a draw's points)",
+    )
     status = serializers.CharField(help_text=_statuses(Tournament.Status.choices))
     current_round = serializers.IntegerField(help_text="0 before the start")
     registered = serializers.IntegerField(help_text="players registered and not withdrawn")
@@ -218,7 +228,7 @@ class StandingOut(serializers.Serializer):
     player = serializers.IntegerField()
     display_name = serializers.CharField()
     points = Number(help_text="knockout: the rounds survived (a bye counts; the champion survived the final)")
-    played = serializers.IntegerField(help_text="tables played (byes not counted)")
+    played = serializers.IntegerField(help_text="tables played (byes and forfeits not counted)")
     wins = serializers.IntegerField(help_text="tables won outright")
     tiebreaks = serializers.DictField(
         child=Number(),

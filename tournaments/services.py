@@ -44,8 +44,8 @@ from .models import (
 )
 from .pairing import double_elim
 from .pairing.bracket import BracketError, bracket, bracket_round, seed_order, setting_error, table_advancers
-from .selectors import history, is_organiser, late_entries, unplayed_rounds
-from .standings import standings, table_scale
+from .selectors import history, is_organiser, late_entries, requested_byes, unplayed_rounds
+from .standings import REQUESTED_BYES, standings, table_scale
 
 # ------------------------------------------------------------------- leagues
 
@@ -94,6 +94,7 @@ def tournament_create(
     rated: bool = True,
     points_scale: list[float] | None = None,
     check_in: bool = False,
+    requested_bye: str = "half",
     season: Season | None = None,
     open_registration: bool = True,
     max_players: int | None = None,
@@ -141,6 +142,10 @@ def tournament_create(
             )
             % {"n": seats}
         )
+    if requested_bye not in REQUESTED_BYES:
+        raise InvalidInput(
+            _("a bye the organiser gives pays zero or half, not %(value)s") % {"value": repr(requested_bye)}
+        )
     try:
         tc = TimeControl.from_dict(time_control)
         edition = engine.variant(game).edition_for(edition)
@@ -162,6 +167,7 @@ def tournament_create(
         rated=rated,
         points_scale=points_scale,
         check_in=check_in,
+        requested_bye=requested_bye,
         max_players=max_players,
         rating_min=rating_min,
         rating_max=rating_max,
@@ -367,7 +373,8 @@ def withdraw(*, tournament_id: int, player: Player, by: Player) -> Registration:
 
 @transaction.atomic
 def give_bye(*, tournament_id: int, player: Player, by: Player) -> Registration:
-    """The organiser gives ``player`` a bye in the next round (a 2-seat event's bye score)."""
+    """The organiser gives ``player`` a bye in the next round: a requested bye, paying what the
+    event's ``requested_bye`` says (nothing, or a draw's points), never the pairing bye's win."""
     t = _locked(tournament_id)
     require_organiser(t.league, by)
     if t.format == Tournament.Format.KNOCKOUT:
@@ -669,21 +676,50 @@ def next_round(*, tournament_id: int, by: Player) -> Round:
 
 @transaction.atomic
 def repair_round(*, tournament_id: int, by: Player) -> Round:
-    """Pair the current round again, while none of its tables has a move."""
+    """Pair the current round again, while none of its tables has a move or a result: pairing again
+    deletes every table of the round, so a result entered (by an organiser, or a table ended by
+    no-shows) would be thrown away. Such a round is refused whole, not re-paired around the finished
+    tables: the others' pairings were made together with them."""
     t = _locked(tournament_id)
     require_organiser(t.league, by)
     current = Round.objects.filter(tournament=t, number=t.current_round).first()
     if current is None or current.status != Round.Status.RUNNING:
         raise Conflict(_("there is no round being played to pair again"))
+    refusal = repair_refusal(current)
+    if refusal:
+        raise Conflict(refusal)
     tables = Table.objects.filter(round_table__round=current)
-    if any(tb.actions for tb in tables):
-        raise Conflict(_("a table of this round has started playing: it can no longer be paired again"))
     for tb in tables:
         tb.delete()
     current.delete()
     t.current_round -= 1
     t.save(update_fields=["current_round"])
     return _pair_round(t)
+
+
+def repair_refusal(rnd: Round) -> str:
+    """Why round ``rnd`` cannot be paired again ("" when it can): a table has a move or a result."""
+    links = RoundTable.objects.filter(round=rnd).select_related("table").order_by("number")
+    for rt in links:
+        words = {"round": rnd.number, "board": rt.number}
+        if rt.table.status in (Table.Status.FINISHED, Table.Status.ABORTED):
+            return (
+                _(
+                    "round %(round)s cannot be paired again: board %(board)s already has a result, and "
+                    "pairing again would throw it away. To change a result, correct it under Results; "
+                    "the round's other tables play on."
+                )
+                % words
+            )
+        if rt.table.actions:
+            return (
+                _(
+                    "round %(round)s cannot be paired again: board %(board)s has started playing, and "
+                    "pairing again would throw its moves away. Enter a result for it under Results instead."
+                )
+                % words
+            )
+    return ""
 
 
 # ------------------------------------------------------------------- rounds
@@ -711,7 +747,7 @@ def _pair_round(t: Tournament) -> Round:
     players = _players(t)
     past = history(t)
     meetings, seat_history, byes = past.meetings, past.seat_history, past.byes
-    unplayed = unplayed_rounds(t, past.rounds, late_entries(t))
+    unplayed = unplayed_rounds(t, past.rounds, late_entries(t), requested=requested_byes(t))
     rows = {
         row.player: row
         for row in standings(
@@ -813,7 +849,9 @@ def _last_floats(t: Tournament, past: Any, players: list[int]) -> dict[int, int]
         return {}
     last = past.rounds[-1]
     earlier = [r for r in past.results if r.round < last.number]
-    unplayed = unplayed_rounds(t, past.rounds, late_entries(t), upto=last.number - 1)
+    unplayed = unplayed_rounds(
+        t, past.rounds, late_entries(t), upto=last.number - 1, requested=requested_byes(t)
+    )
     before: dict[int, float] = {}  # nothing played before the last round: everyone on 0
     if earlier or any(unplayed.values()):
         rows = standings(players, earlier, t.seats, scale=t.points_scale, unplayed=unplayed, rounds=t.rounds)
@@ -890,7 +928,33 @@ def _advance(t: Tournament) -> None:
         t.status = Tournament.Status.FINISHED
         t.finished_at = timezone.now()
         t.save(update_fields=["status", "finished_at"])
-        send_after_commit(event_changed, tournament_id=t.pk, state="finished")
+        reopened = AuditEntry.objects.filter(tournament=t, action="reopen").exists()
+        again = t.current_round if reopened else 0
+        send_after_commit(event_changed, tournament_id=t.pk, state="finished", again=again)
+
+
+def reopen_if_undecided(t: Tournament, by: Player) -> Round | None:
+    """After a result of a finished elimination event was corrected (``t`` locked by the caller):
+    if the corrected bracket has more to play -- a double elimination's grand final now won by the
+    losers-bracket champion needs the bracket reset -- the event runs again, as if it had never
+    finished: status running, no finish time, the next round paired at once (unless the event is
+    paused: then on ``resume``). The standings and final places are read from the tables, so they
+    follow; the players are told (``event_changed`` "reopened", then "finished" again at the end).
+    Returns the round paired, if any; ``None`` and no change when the event stays finished."""
+    planned = t.format in (Tournament.Format.KNOCKOUT, Tournament.Format.DOUBLE_ELIMINATION)
+    if t.status != Tournament.Status.FINISHED or not planned or t.seeds is None:
+        return None
+    t.status = Tournament.Status.RUNNING  # who takes part is read as for a running event (check-in done)
+    if not _more_rounds(t):
+        t.status = Tournament.Status.FINISHED
+        return None
+    t.finished_at = None
+    t.save(update_fields=["status", "finished_at"])
+    audit(t, by, "reopen", detail={"round": t.current_round})
+    send_after_commit(event_changed, tournament_id=t.pk, state="reopened", again=t.current_round)
+    if t.paused:
+        return None
+    return _pair_round(t)
 
 
 def table_finished(*, table_id: int, result: GameResult | None = None) -> str:

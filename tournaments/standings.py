@@ -46,34 +46,50 @@ players tied for second cover places 2 and 3 and get (2 + 1) / 2 = 1.5 each.
 Ranks are read in order only (players sorted by rank, equal ranks grouped), so
 "1, 2, 2, 3" counts the same as "1, 2, 2, 4".
 
-A bye is worth ``bye_points``; by default the value of *the place just above
-the middle*: the smallest value of the scale that is at least the scale's
-average ``mean(S)`` (:func:`bye_value`). So a bye never scores below an average
-table, and never more than the nearest place above it:
+Byes come in two kinds (FIDE's distinction):
 
-* two seats: always the win (1 with the default scale; ``S[0]`` with any
-  scale, as a win is the only value at or above the average) – as a pairing
-  bye goes to the bottom of the ranking, this is the usual Swiss convention;
-* three seats: the second place (1 of 2, 1, 0 – exactly the average);
-* four seats: the second place (2 of 3, 2, 1, 0; 6 of 10, 6, 3, 0).
+* a **pairing bye** (the odd player out of a Swiss or round robin round, given
+  by the pairing itself) is worth ``bye_points``; by default the value of *the
+  place just above the middle*: the smallest value of the scale that is at
+  least the scale's average ``mean(S)`` (:func:`bye_value`). At two seats that
+  is always the win (1 with the default scale; ``S[0]`` with any scale), the
+  usual Swiss convention as the bye goes to the bottom of the ranking; at three
+  seats the second place (1 of 2, 1, 0), at four the second place (2 of
+  3, 2, 1, 0). With three or four seats the pairing makes smaller tables
+  rather than byes, so this value is rarely met there.
+* a **requested bye** (one the organiser gives, at the player's request or
+  not) pays what the event says (:func:`requested_bye_value`): zero, or "half",
+  the scale's average ``mean(S)``, what a drawn game pays (½ at two seats, 1 at
+  three, 1.5 at four; FIDE's ½-point bye). It is never worth more than an
+  average table, so skipping a round never beats playing it. The callers
+  (``tournaments.selectors.unplayed_rounds``) pass each bye with its value.
 
-(With three or four seats byes come only from the organiser: a requested
-absence is not worth a table win.) A bye is not a game: it adds to neither
-``played`` nor ``wins``.
+A bye is not a game: it adds to neither ``played`` nor ``wins``.
 
-**Unplayed rounds** (``unplayed``: a bye, or a round before a late entry) are
-listed per player with the round's number and what it paid: a bye its value,
-a round missed by a late entry zero or "half" (the scale's average ``mean(S)``,
-what a drawn two-player game pays: ½ at two seats, 1 at three, 1.5 at four),
-as the organiser chose when entering the player. They add their points, and
-for the tiebreaks each counts as a game against a *virtual opponent* (FIDE's
-rule for unplayed games, put on this event's scale): for an unplayed round
-``R`` of an event of ``n`` rounds, the player, who had ``P`` points before
-round ``R`` and was paid ``f`` for it, met ``seats - 1`` virtual opponents
-who each end with ``P + (seats * mean(S) - f) / (seats - 1) + mean(S) * (n - R)``
-points: they had the player's score before that round, took what the player
-did not from an average table of that round, and drew (scored the average)
-every later round. At two seats with the default scale that is FIDE's
+**Forfeits**: a player who never showed at their table (lost on time without
+a move: ``TableResult.no_shows``) did not play it. They keep the points their
+place paid (nothing, as the last), but the table is one of their unplayed
+rounds, not a game: it adds to neither ``played`` nor their average place,
+markers or opponents. When fewer than two players showed (at two seats: any
+no-show), the table is a forfeit for everyone at it, and the winner's round
+is unplayed too: they keep the win's points, but it counts in neither
+``played`` nor ``wins``. When two or more showed (three or four seats), the
+table is an ordinary game for those who did, the no-shows still counted among
+their opponents (with their points as the tiebreaks count them, below).
+
+**Unplayed rounds** (``unplayed``: a bye, a forfeit, or a round before a late
+entry) are listed per player with the round's number and what it paid: a bye
+its value, a forfeit the table's points, a round missed by a late entry zero
+or "half" (the scale's average ``mean(S)``), as the organiser chose when
+entering the player. They add their points, and for the player's own
+tiebreaks each counts as a game against a *virtual opponent* (FIDE's rule for
+unplayed games, put on this event's scale): for an unplayed round ``R`` of an
+event of ``n`` rounds, the player, who had ``P`` points before round ``R``
+and was paid ``f`` for it, met ``seats - 1`` virtual opponents who each end
+with ``P + (seats * mean(S) - f) / (seats - 1) + mean(S) * (n - R)`` points:
+they had the player's score before that round, took what the player did not
+from an average table of that round, and drew (scored the average) every
+later round. At two seats with the default scale that is FIDE's
 ``P + (1 - f) + 0.5 * (n - R)``. The result against them is a win when ``f``
 is above the average, a draw when equal, a loss below. So a bye or a missed
 round neither inflates nor empties a player's Buchholz. (Byes given only as a
@@ -82,10 +98,16 @@ count, ``byes``, add points and no virtual opponent.)
 Tiebreaks
 ---------
 
-Opponents' points are their final points in the event (byes and missed
-rounds included); an opponent who is no longer listed in ``players``
-(withdrawn) still counts with the points they scored. Virtual opponents (see
-unplayed rounds above) count like real ones.
+Opponents' points are their final points in the event **with each of their
+unplayed rounds counted as a draw** (``mean(S)``), whatever it paid: FIDE's
+rule for the Buchholz of a player whose opponent had a bye, a forfeit or a
+late entry (so meeting someone who was given a full-point bye, or who missed
+rounds at zero, neither helps nor hurts). This counted score is used by every
+tiebreak built on opponents' points (Buchholz, median Buchholz,
+Sonneborn-Berger, opponents' points); the standings' points stay as scored.
+An opponent who is no longer listed in ``players`` (withdrawn) still counts,
+the same way. Virtual opponents (see unplayed rounds above) count with the
+points their formula gives.
 
 Two seats, in this order:
 
@@ -95,7 +117,7 @@ Two seats, in this order:
    out: the value is then the plain Buchholz).
 3. **Sonneborn-Berger**: the sum of the points of the opponents beaten, plus
    half the points of those drawn with.
-4. **Wins**: the games won outright.
+4. **Wins**: the games won outright, over the board (a forfeit win is not one).
 
 Three or four seats, in this order:
 
@@ -109,8 +131,8 @@ Three or four seats, in this order:
    tiebreak where **lower is better**: the sort uses it ascending
    (:data:`LOWER_IS_BETTER`), all the others descending.
 
-``wins`` counts tables the player won outright (a shared first place is not a
-win) in both cases.
+``wins`` counts tables the player won outright over the board (a shared first
+place, a bye or a forfeit is not a win) in both cases.
 
 Places
 ------
@@ -147,14 +169,16 @@ class TableResult:
         int, int
     ]  # player id -> final rank at the table (1 best; shared ranks = ties, e.g. 1,2,2,4)
     markers: Mapping[int, int] = field(default_factory=dict)  # player id -> markers on the board at the end
+    #: Players who never showed (lost on time without a move): the table is no game for them.
+    no_shows: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True)
 class Unplayed:
-    """A round a player did not play: a bye, or a round before their late entry."""
+    """A round a player did not play: a bye, a forfeit, or a round before their late entry."""
 
     round: int
-    points: float  # what the round paid the player (a bye's value, zero or half for a missed round)
+    points: float  # what the round paid: a bye's value, a forfeit's points, zero or half for a missed round
 
 
 @dataclass(frozen=True)
@@ -165,8 +189,8 @@ class StandingRow:
     place: int
     points: float
     tiebreaks: dict[str, float]  # in the order they are applied (see the module docstring)
-    played: int  # tables played (byes not counted)
-    wins: int  # tables won outright
+    played: int  # tables played (byes and forfeits not counted)
+    wins: int  # tables won outright, over the board
 
 
 def _scale(seats: int, scale: Sequence[float] | None) -> tuple[float, ...]:
@@ -207,7 +231,7 @@ def table_scale(seats: int, size: int, scale: Sequence[float] | None = None) -> 
 
 
 def bye_value(seats: int, scale: Sequence[float] | None = None) -> float:
-    """A bye's default points: the smallest value of the scale at least equal to its average.
+    """A pairing bye's points: the smallest value of the scale at least equal to its average.
 
     >>> bye_value(2), bye_value(3), bye_value(4), bye_value(4, [10, 6, 3, 0])
     (1.0, 1.0, 2.0, 6.0)
@@ -215,6 +239,24 @@ def bye_value(seats: int, scale: Sequence[float] | None = None) -> float:
     full = _scale(seats, scale)
     mean = sum(full) / seats
     return min(v for v in full if round(v - mean, DIGITS) >= 0)
+
+
+REQUESTED_BYES = ("zero", "half")  # what a bye the organiser gives may pay
+
+
+def requested_bye_value(seats: int, scale: Sequence[float] | None, rule: str) -> float:
+    """A requested bye's points (one the organiser gives): ``rule`` "zero", or "half": the scale's
+    average, what a drawn game pays (½ at two seats, 1 at three, 1.5 at four).
+
+    >>> requested_bye_value(2, None, "half"), requested_bye_value(4, None, "half")
+    (0.5, 1.5)
+    >>> requested_bye_value(4, None, "zero")
+    0.0
+    """
+    if rule not in REQUESTED_BYES:
+        raise ValueError(f"a requested bye pays zero or half, not {rule!r}")
+    full = _scale(seats, scale)
+    return sum(full) / seats if rule == "half" else 0.0
 
 
 def place_points(
@@ -251,12 +293,14 @@ def standings(
 
     ``byes`` maps a player to the number of byes they had (points only); ``unplayed`` lists each
     player's unplayed rounds (points, and a virtual opponent each for the tiebreaks); ``rounds`` is
-    the event's number of rounds (by default the last round seen).
+    the event's number of rounds (by default the last round seen). A table's no-shows (and a
+    player left alone by them: a forfeit) are moved to the unplayed rounds.
     """
     full = _scale(seats, scale)  # validates the seats and the scale, even with no table to score
     average = sum(full) / seats
     if bye_points is None:
         bye_points = bye_value(seats, scale)
+    played_results, unplayed = _split_forfeits(results, unplayed or {}, seats, scale)
     points: dict[int, float] = defaultdict(float)
     wins: dict[int, int] = defaultdict(int)
     played: dict[int, int] = defaultdict(int)
@@ -265,11 +309,12 @@ def standings(
     games: dict[int, list[tuple[int, float]]] = defaultdict(list)  # (opponent, 1 beat / ½ tied / 0 lost)
     for player, count in (byes or {}).items():
         points[player] += bye_points * count
-    for res in results:
+    for res in played_results:
         scored = place_points(seats, res.ranks, scale)
-        best = min(res.ranks.values())
-        outright = list(res.ranks.values()).count(best) == 1
-        for p, rank in res.ranks.items():
+        present = {p: rank for p, rank in res.ranks.items() if p not in res.no_shows}
+        best = min(present.values())
+        outright = list(present.values()).count(best) == 1
+        for p, rank in present.items():
             points[p] += scored[p]
             played[p] += 1
             places[p].append(rank)
@@ -279,12 +324,16 @@ def standings(
             for q, other in res.ranks.items():
                 if q != p:
                     games[p].append((q, 1.0 if rank < other else 0.5 if rank == other else 0.0))
-    virtual = _virtual_opponents(results, unplayed or {}, seats, scale, average, rounds)
-    for player, missed in (unplayed or {}).items():
+    virtual = _virtual_opponents(played_results, unplayed, seats, scale, average, rounds)
+    for player, missed in unplayed.items():
         points[player] += sum(u.points for u in missed)
+    # An opponent's points as the tiebreaks count them: each of their unplayed rounds as a draw.
+    counted = {
+        p: pts + sum(average - u.points for u in unplayed.get(p, ())) for p, pts in list(points.items())
+    }
 
     def tiebreaks(p: int) -> dict[str, float]:
-        met = [(points[q], result) for q, result in games[p]] + virtual.get(p, [])
+        met = [(counted.get(q, 0.0), result) for q, result in games[p]] + virtual.get(p, [])
         opponents = [pts for pts, _ in met]
         if seats == 2:
             trimmed = sorted(opponents)[1:-1] if len(opponents) >= 3 else opponents
@@ -320,6 +369,31 @@ def standings(
     return out
 
 
+def _split_forfeits(
+    results: Sequence[TableResult],
+    unplayed: Mapping[int, Sequence[Unplayed]],
+    seats: int,
+    scale: Sequence[float] | None,
+) -> tuple[list[TableResult], dict[int, list[Unplayed]]]:
+    """The tables played, and every player's unplayed rounds with the forfeits added: a no-show's
+    round, and the round of whoever was left alone at a table (fewer than two players showed),
+    each paid what the table's result gave them."""
+    out = {p: list(missed) for p, missed in unplayed.items()}
+    played: list[TableResult] = []
+    for res in results:
+        if not res.no_shows:
+            played.append(res)
+            continue
+        scored = place_points(seats, res.ranks, scale)
+        present = [p for p in res.ranks if p not in res.no_shows]
+        forfeited = list(res.ranks) if len(present) < 2 else [p for p in res.ranks if p in res.no_shows]
+        for p in forfeited:
+            out.setdefault(p, []).append(Unplayed(res.round, scored[p]))
+        if len(present) >= 2:
+            played.append(res)
+    return played, out
+
+
 def _virtual_opponents(
     results: Sequence[TableResult],
     unplayed: Mapping[int, Sequence[Unplayed]],
@@ -340,7 +414,8 @@ def _virtual_opponents(
     by_round: dict[int, dict[int, float]] = defaultdict(dict)  # player -> round -> points of that round
     for res in results:
         for p, pts in place_points(seats, res.ranks, scale).items():
-            by_round[p][res.round] = by_round[p].get(res.round, 0.0) + pts
+            if p not in res.no_shows:  # a no-show's round is among their unplayed rounds
+                by_round[p][res.round] = by_round[p].get(res.round, 0.0) + pts
     for p, missed in unplayed.items():
         for u in missed:
             by_round[p][u.round] = by_round[p].get(u.round, 0.0) + u.points

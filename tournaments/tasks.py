@@ -8,10 +8,10 @@ from celery import shared_task
 
 from games.results import GameResult
 
-from . import finished
+from . import finished, task_names
 
 
-@shared_task(name="tournaments.tasks.table_finished", acks_late=True)
+@shared_task(name=task_names.TABLE_FINISHED, acks_late=True)
 def table_finished(table_id: int, result: dict[str, Any] | None = None) -> str:
     """A table finished: a tournament counts its no-shows and, when its round is complete, pairs
     the next round (or ends); a ladder challenge records its outcome (and moves places)."""
@@ -19,7 +19,7 @@ def table_finished(table_id: int, result: dict[str, Any] | None = None) -> str:
     return finished.table_finished(table_id=table_id, result=typed)
 
 
-@shared_task(name="tournaments.tasks.ladder_housekeeping", acks_late=True)
+@shared_task(name=task_names.LADDER_HOUSEKEEPING, acks_late=True)
 def ladder_housekeeping() -> dict[str, int]:
     """Periodic: expire unanswered challenges, form tables from the matchmaking queues, and record
     finished tables whose own task was lost (the broker was down)."""

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from django.conf import settings
 from django.db.models import F, Prefetch, Q
 from django.utils import timezone
 from django.utils.formats import date_format
@@ -22,6 +23,7 @@ from django.utils.translation import ngettext, pgettext
 from games import selectors as game_reads
 from games.models import Player, Seat, Table
 from games.results import Ending
+from games.services.abandoned import ABANDONED
 from games.wording import SEAT_ENDINGS, ResultText, describe_tables, names_list, ordinal
 from ratings.display import text as rating_text
 from ratings.models import Rating
@@ -68,6 +70,7 @@ class MyTable:
     time_left: str = ""  # "4 min" while the clock (or the first-move window) runs
     result: ResultText | None = None
     my_place: str = ""  # "You won", "2nd of 3"
+    belongs: Belongs | None = None  # the event round or ladder the table is for (its tag)
 
 
 def _my_table(t: Table, me: Player, now: datetime) -> MyTable:
@@ -113,7 +116,7 @@ class MyTables:
 
 
 def my_tables(me: Player) -> MyTables:
-    """Eight queries at most, however many tables the player has."""
+    """Nine queries at most, however many tables the player has."""
     now = timezone.now()
     rows = game_reads.table_list().defer(*game_reads.LIST_DEFERRED)
     turn_qs = rows.filter(
@@ -146,6 +149,11 @@ def my_tables(me: Player) -> MyTables:
         if m.result is not None:
             m.my_place = my_place_words(m.result, me.pk, t.players)
         finished.append(m)
+    # The event (and round) or ladder of each table, so two "Pacru vs Carol" tell apart: one query.
+    listed = [*turn, *others, *waiting, *finished]
+    tags = tables_belong([m.t.pk for m in listed])
+    for m in listed:
+        m.belongs = tags.get(m.t.pk)
     return MyTables(turn, others, waiting, finished)
 
 
@@ -343,13 +351,22 @@ def my_ladders(me: Player) -> MyLadders:
 class Belongs:
     text: str  # "Autumn Swiss · round 3 · board 2"
     url: str  # the event's or ladder's page
+    kind: str = "event"  # "event" or "ladder": the table page's "Back to the event/ladder"
+    tag: str = ""  # short, for lists: "Autumn Swiss, round 3" or "Club ladder"
 
 
 def table_belongs(table: Table) -> Belongs | None:
     """Which event round and board, which ladder challenge, or which ladder's matchmaking queue a
     table is for: one query."""
-    links = (
-        Table.objects.filter(pk=table.pk)
+    return tables_belong([table.pk]).get(table.pk)
+
+
+def tables_belong(table_ids: list[int]) -> dict[int, Belongs]:
+    """:func:`table_belongs` for many tables (My tables' tags): one query however many."""
+    if not table_ids:
+        return {}
+    rows = (
+        Table.objects.filter(pk__in=table_ids)
         .select_related(
             "round_table__round__tournament",
             "challenge__ladder__league",
@@ -371,18 +388,25 @@ def table_belongs(table: Table) -> Belongs | None:
             "queue_table__ladder__game",
             "queue_table__ladder__league__name",
         )
-        .first()
     )
+    out = {}
+    for links in rows:
+        belongs = _belongs(links)
+        if belongs is not None:
+            out[links.pk] = belongs
+    return out
+
+
+def _belongs(links: Table) -> Belongs | None:
     rt = getattr(links, "round_table", None)
     if rt is not None:
         t = rt.round.tournament
+        said = {"event": t.name, "round": rt.round.number, "board": rt.number}
         # Translators: "Autumn Swiss · round 3 · board 2": the event's name, its round and board.
-        text = _("%(event)s · round %(round)d · board %(board)d") % {
-            "event": t.name,
-            "round": rt.round.number,
-            "board": rt.number,
-        }
-        return Belongs(text, f"/tournaments/{t.pk}/")
+        text = _("%(event)s · round %(round)d · board %(board)d") % said
+        # Translators: a tag in a list of tables: "Autumn Swiss, round 3".
+        tag = _("%(event)s, round %(round)d") % said
+        return Belongs(text, f"/tournaments/{t.pk}/", "event", tag)
     c = getattr(links, "challenge", None)
     if c is not None:
         # Translators: "Club ladder: challenge by Bob to Alice".
@@ -391,11 +415,11 @@ def table_belongs(table: Table) -> Belongs | None:
             "challenger": c.challenger.display_name,
             "challenged": c.challenged.display_name,
         }
-        return Belongs(text, f"/ladders/{c.ladder_id}/")
+        return Belongs(text, f"/ladders/{c.ladder_id}/", "ladder", str(c.ladder))
     q = getattr(links, "queue_table", None)
     if q is not None:
         text = _("%(ladder)s: table from the matchmaking queue") % {"ladder": q.ladder}
-        return Belongs(text, f"/ladders/{q.ladder_id}/")
+        return Belongs(text, f"/ladders/{q.ladder_id}/", "ladder", str(q.ladder))
     return None
 
 
@@ -475,12 +499,21 @@ def table_result_words(table: Table, moved_seats: set[int]) -> dict[str, Any]:
         names = {s.player_id: s.player.display_name for s in table.seats.all()}
         out["result"] = describe_tables([table.pk], names).get(table.pk)
     elif table.status == Table.Status.ABORTED:
-        out["aborted"] = (
-            _("aborted: nobody moved in time")
-            if table.end_reason == "aborted"
-            else _("called off before it started")
-        )
+        out["aborted"] = aborted_words(table)
     return out
+
+
+def aborted_words(table: Table) -> str:
+    """Why an aborted table ended, always with the one word "aborted" (never "called off"):
+    the first move not made in time, abandoned by its guest (``games.services.abandoned``), or
+    left by everyone before it started."""
+    if table.end_reason == "aborted":
+        return _("aborted: nobody moved in time")
+    if table.end_reason == ABANDONED:
+        hours = settings.ABANDONED_GUEST_TABLE_HOURS
+        # Translators: a guest left a game against the bots; %(hours)s is a number of hours ("24").
+        return _("aborted: abandoned, no move for %(hours)s hours; not rated") % {"hours": f"{hours:g}"}
+    return _("aborted before it started")
 
 
 def display_ratings(game: str, player_ids: list[int]) -> dict[int, str]:

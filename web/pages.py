@@ -288,6 +288,9 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     words = my_reads.table_result_words(table, moved)
     # What the script needs to say the no-show rule truthfully (see the report on game.js).
     boot["noShow"] = table.no_show
+    # Why an aborted table ended, for the result banner (game.js hides the server-written words).
+    if words["aborted"]:
+        boot["abortedSentence"] = _("This table was %(aborted)s.") % {"aborted": words["aborted"]}
     # The table's push stream (server-sent events), when this server offers it (live.views).
     boot["push"] = reverse("live-table", args=[table.pk]) if push_enabled(request) else None
     boot["noShowSeats"] = [n for n, e in words["seat_endings"].items() if e == SEAT_ENDINGS[Ending.NO_SHOW]]
@@ -325,10 +328,22 @@ def signup(request: HttpRequest) -> HttpResponse:
                 form.add_error("email" if exc.status_code == 429 else "display_name", str(exc))
             else:
                 login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-                return redirect("home")
+                # A confirmation link went out: the next page says so, and where to.
+                return redirect("signup-check-mail" if user.email else "home")
     else:
         form = SignupForm()
     return render(request, "registration/signup.html", {"form": form})
+
+
+@login_required
+def signup_check_mail(request: HttpRequest) -> HttpResponse:
+    """After a sign-up with an address: "check your mail", the address the link went to, and what
+    to do if it does not come (send it again, correct the address). Without an address to
+    confirm (none given, or already confirmed) there is nothing to wait for: the lobby."""
+    address = request.user.email
+    if not address or account_services.is_verified(request.user):
+        return redirect("home")
+    return render(request, "registration/signup_check_mail.html", {"address": address})
 
 
 @require_POST

@@ -16,7 +16,7 @@ from django.utils.translation import ngettext
 
 from common.errors import Conflict, InvalidInput
 
-from ..events import game_finished
+from ..events import announce_after_commit, game_finished
 from ..models import Seat, Table
 from ..selectors import current_state, game_result
 from .transitions import abort_rating_if_unmoved, announce_change, locked_table
@@ -113,12 +113,13 @@ def table_adjudicate(*, table_id: int, ranks: dict[int, int]) -> Table:
     # A seat that never moved: the table is aborted, rated for nobody (the event still scores it).
     table.save(update_fields=fields + abort_rating_if_unmoved(table))
 
-    def announce() -> None:
+    def payload() -> dict[str, object]:
+        # A finished table never changes again: its result read after the commit is final.
         result = game_result(table_id)
         assert result is not None, f"table {table_id} committed as finished"
-        game_finished.send(sender=Table, result=result)
+        return {"result": result}
 
-    transaction.on_commit(announce)
+    announce_after_commit(game_finished, payload, sender=Table)
     announce_change(table.pk)
     return table
 

@@ -15,11 +15,10 @@ import engine
 from common import metrics
 from common.errors import ServiceError
 from common.logging import log_context
-from engine.explain import without_move_echo
 
 from .. import rows
 from ..clocks import SeatClock, TimeControl, charge, clamp_to_flag
-from ..engine_words import translate_illegal
+from ..engine_words import refusal, translate_illegal
 from ..errors import Flagged, IllegalMoveError, NotYourTurn, StalePly, TableNotActive
 from ..models import Move, Player, Table
 from ..selectors import current_state
@@ -125,8 +124,8 @@ def _adjudicate(table: Table, seat: int, ply: int, move: str, now: datetime) -> 
         after = state.play(move)
     except engine.IllegalMove as exc:
         # The reason alone: the client shows it next to the move it sent (said once, not twice),
-        # in the reader's language (the engine speaks English).
-        raise IllegalMoveError(translate_illegal(without_move_echo(str(exc), move))) from None
+        # in the reader's language (said from the refusal's code; the engine speaks English).
+        raise IllegalMoveError(translate_illegal(exc, echo=False), refusal=refusal(exc)) from None
     assert after.last_move is not None
     fields = _charge_mover(table, seat, now)
     record = rows.insert_move(

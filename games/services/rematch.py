@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from common.errors import Forbidden, NotFound
@@ -14,6 +15,21 @@ from .tables import bot_invite, seat_join, table_create
 def rotated(seat: int, players: int) -> int:
     """The seat a player takes in a rematch: the next one round the table."""
     return seat % players + 1
+
+
+#: The reverse links an event round (``RoundTable``), a ladder challenge (``Challenge``) and a
+#: ladder's matchmaking queue (``QueueTable``) keep to their table, named by lookup so that this
+#: app imports nothing of ``tournaments``.
+ORGANISED_LINKS = ("round_table", "challenge", "queue_table")
+
+
+def _organised(table: Table) -> bool:
+    """Whether an event or ladder pairs this table's games: a rematch there would be a game
+    outside its pairings (and its standings), so there is none; the page links back instead."""
+    linked = Q()
+    for link in ORGANISED_LINKS:
+        linked |= Q(**{f"{link}__isnull": False})
+    return Table.objects.filter(linked, pk=table.pk).exists()
 
 
 @transaction.atomic
@@ -29,6 +45,14 @@ def table_rematch(*, table_id: int, player: Player) -> Table:
     if table.status != Table.Status.FINISHED or mine is None:
         raise Forbidden(
             _("only the players of table %(table)s can ask for a rematch once it has ended")
+            % {"table": table_id}
+        )
+    if _organised(table):
+        raise Forbidden(
+            _(
+                "table %(table)s was played for an event or a ladder, which pairs its own games: "
+                "there is no rematch; go back to the event or the ladder"
+            )
             % {"table": table_id}
         )
     seat = rotated(mine.number, table.players)

@@ -16,7 +16,7 @@ from common.errors import Conflict, Forbidden, InvalidInput
 
 from .. import rated_pairs
 from ..clocks import TimeControl
-from ..engine_words import translate_illegal
+from ..engine_words import refusal, translate_illegal
 from ..errors import BotMatchRefused, TableNotActive
 from ..guests import require_verified_email
 from ..housebots import bots_levels, house_bot
@@ -155,7 +155,7 @@ def seat_join(*, table_id: int, player: Player, seat: int | None = None, event: 
     return table
 
 
-#: The rating policy for house bots (README, Security): a person's ratings move only against people,
+#: The rating policy for house bots (docs/operators/security.md): a person's ratings move only against people,
 #: or against bots that an organiser entered into a rated event.
 BOTS_UNRATED = gettext_lazy(
     "house bots play unrated tables only (a rated event's organiser can enter bots into it): "
@@ -309,7 +309,7 @@ def _eliminate(table: Table, seat: Seat, reason: str) -> Table:
     try:
         after = current_state(table).eliminate(seat.number, reason)
     except engine.IllegalMove as exc:
-        raise Conflict(translate_illegal(str(exc))) from None
+        raise Conflict(translate_illegal(exc), refusal=refusal(exc)) from None
     now = timezone.now()
     Move.objects.create(table=table, seq=table.actions, ply=None, seat=seat.number, kind=reason, notation="")
     fields = record_transition(table, after, now)

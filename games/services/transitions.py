@@ -8,7 +8,6 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -18,7 +17,7 @@ from common.errors import NotFound
 from .. import dispatch, rows
 from ..clocks import SeatClock, TimeControl, time_available
 from ..errors import NotSeated
-from ..events import game_finished, send_after_commit, table_changed, turn_started
+from ..events import announce_after_commit, game_finished, send_after_commit, table_changed, turn_started
 from ..models import Move, Player, Seat, Table
 from ..selectors import game_result
 
@@ -174,13 +173,13 @@ def finish(table: Table, state: engine.State, now: Any) -> list[str]:
     aborted = abort_rating_if_unmoved(table)
     table_id = table.pk
 
-    def announce() -> None:
+    def payload() -> dict[str, object]:
         # A finished table never changes again: its result read after the commit is final.
         result = game_result(table_id)
         assert result is not None, f"table {table_id} committed as finished"
-        game_finished.send(sender=Table, result=result)
+        return {"result": result}
 
-    transaction.on_commit(announce)
+    announce_after_commit(game_finished, payload, sender=Table)
     return ["status", "finished_at", "end_reason", "winner_seat", "result", *aborted]
 
 

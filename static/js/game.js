@@ -137,6 +137,12 @@
     const names = { "0,1": "N", "1,1": "NE", "1,0": "E", "1,-1": "SE", "0,-1": "S", "-1,-1": "SW", "-1,0": "W", "-1,1": "NW" };
     return names[`${dc},${dr}`];
   }
+  // The field next to a field in a direction, or null off the board.
+  function neighbour(cell, dir) {
+    const d = { N: [0, 1], NE: [1, 1], E: [1, 0], SE: [1, -1], S: [0, -1], SW: [-1, -1], W: [-1, 0], NW: [-1, 1] }[dir];
+    const c = FILES.indexOf(cell[0]) + d[0], r = Number(cell[1]) + d[1];
+    return c >= 0 && c < 9 && r >= 1 && r <= 9 ? FILES[c] + r : null;
+  }
   function destinationsOf(cell) {
     if (!T || T.status !== "active" || view !== null || !T.base_moves) return [];
     const out = [];
@@ -195,7 +201,7 @@
     const position = live ? T.position : view < 0 ? history.start : history.actions[view].position;
     const lastAction = live ? lastOf(T.moves) : view < 0 ? null : history.actions[view].action;
     const { tiles, chev } = decode(position);
-    const hl = live ? highlights() : { sel: new Set(), targets: new Set(), choice: new Set(), picked: new Set(), preview: new Set(), from: null };
+    const hl = live ? highlights() : { sel: new Set(), targets: new Set(), choice: new Set(), picked: new Set(), preview: new Set(), paid: new Set(), turns: new Map(), from: null };
     const rot = rotation();
     svg.dataset.rotation = rot;
     const last = new Set(lastMoveCells(lastAction));
@@ -213,9 +219,11 @@
       const c = chev[cell];
       if (c) {
         const s = SEAT[c.seat];
-        const angle = DIRS.indexOf(c.facing) * 45 + rot;
+        // A chevron being turned (its turn picked) is drawn facing the new way, outlined dashed.
+        const turning = live && sel.turn && sel.from === cell;
+        const angle = DIRS.indexOf(turning ? turnFacing(c.facing, sel.turn) : c.facing) * 45 + rot;
         const cx = x + S / 2, cy = y + S / 2 + 2;
-        el("polygon", { points: "0,-19 12,15 0,7 -12,15", transform: `translate(${cx},${cy}) rotate(${angle})`, fill: s.colour, stroke: c.seat === 2 ? "#fff" : "#222", "stroke-width": 2, class: "chevron" }, g);
+        el("polygon", { points: "0,-19 12,15 0,7 -12,15", transform: `translate(${cx},${cy}) rotate(${angle})`, fill: s.colour, stroke: c.seat === 2 ? "#fff" : "#222", "stroke-width": 2, "stroke-dasharray": turning ? "4 2" : "none", class: turning ? "chevron turning" : "chevron" }, g);
         // Its owner's shape (colour and form), the seat number small beside it, and its power.
         seatShape(c.seat, x + S - 9, y + S - 9, 5, g, { class: "owner", stroke: c.seat === 2 ? "#fff" : "#333" });
         const t = el("text", { x: x + 8, y: y + S - 4, "font-size": 9, "text-anchor": "middle", fill: "#555", class: "seat-no" }, g);
@@ -230,8 +238,21 @@
       if (hl.targets.has(cell)) el("circle", { cx: x + S / 2, cy: y + S / 2, r: 9, fill: "#15803d", "fill-opacity": 0.8, stroke: "#fff", "stroke-width": 2, class: "target" }, g);
       if (hl.choice.has(cell)) el("rect", { x: x + 4, y: y + 4, width: S - 8, height: S - 8, rx: 6, fill: "#a855f7", "fill-opacity": 0.25, stroke: "#7e22ce", "stroke-width": 3, class: "choice" }, g);
       if (hl.picked.has(cell)) el("rect", { x: x + 4, y: y + 4, width: S - 8, height: S - 8, rx: 6, fill: "#7e22ce", "fill-opacity": 0.55, stroke: "#3b0764", "stroke-width": 3, class: "picked" }, g);
+      // A marker a reorientation pays with: crossed out in red (it leaves the board).
+      if (hl.paid.has(cell)) {
+        const paid = el("g", { class: "paid" }, g);
+        el("rect", { x: x + 3, y: y + 3, width: S - 6, height: S - 6, rx: 4, fill: "#dc2626", "fill-opacity": 0.22, stroke: "#b91c1c", "stroke-width": 3 }, paid);
+        el("path", { d: `M${x + 12},${y + 12} L${x + S - 12},${y + S - 12} M${x + S - 12},${y + 12} L${x + 12},${y + S - 12}`, stroke: "#b91c1c", "stroke-width": 4, "stroke-linecap": "round" }, paid);
+      }
+      // A field beside the selected chevron that turns it to face that way (↻ clockwise, ↺ not).
+      if (hl.turns.has(cell)) {
+        const turn = el("g", { class: "turn-target", "data-turn-to": hl.turns.get(cell) }, g);
+        el("circle", { cx: x + S / 2, cy: y + S / 2, r: 14, fill: "#fef3c7", stroke: "#b45309", "stroke-width": 2.5, "stroke-dasharray": "5 3" }, turn);
+        const sign = el("text", { x: x + S / 2, y: y + S / 2 + 7, "font-size": 20, "font-weight": 700, "text-anchor": "middle", fill: "#92400e" }, turn);
+        sign.textContent = hl.turns.get(cell)[0] === ">" ? "↻" : "↺";
+      }
       g.setAttribute("aria-label", describeCell(cell, owner, c, hl, c ? power(tiles, cell, c.seat) : 0));
-      g.classList.toggle("clickable", hl.sel.has(cell) || hl.targets.has(cell) || hl.choice.has(cell) || hl.from === cell);
+      g.classList.toggle("clickable", hl.sel.has(cell) || hl.targets.has(cell) || hl.choice.has(cell) || hl.turns.has(cell) || hl.from === cell);
     }
     // Borderland borders: thick lines every three fields.
     for (let i = 0; i <= 9; i += 3) {
@@ -291,6 +312,12 @@
     if (hl.targets.has(cell)) parts.push(pgettext("field", "destination"));
     if (hl.choice.has(cell)) parts.push(pgettext("field", "can be chosen"));
     if (hl.picked.has(cell)) parts.push(pgettext("field", "chosen"));
+    if (hl.paid.has(cell)) parts.push(gettext("paid: this marker is removed by the reorientation"));
+    if (hl.turns.has(cell)) {
+      const t = hl.turns.get(cell);
+      parts.push(fill(ngettext("turns the chevron to face %(facing)s (%(n)s marker)", "turns the chevron to face %(facing)s (%(n)s markers)", t.length * 2),
+        { facing: facingWord(directionOf(sel.from, cell)), n: t.length * 2 }));
+    }
     return parts.join(", ");
   }
 
@@ -326,7 +353,7 @@
   }
 
   function highlights() {
-    const h = { sel: new Set(), targets: new Set(), choice: new Set(), picked: new Set(), preview: new Set(), from: sel.from };
+    const h = { sel: new Set(), targets: new Set(), choice: new Set(), picked: new Set(), preview: new Set(), paid: new Set(), turns: turnTargets(), from: sel.from };
     if (!myTurn()) return h;
     if (sel.stage === "idle") h.sel = movable();
     if (sel.stage === "dest") {
@@ -343,11 +370,65 @@
       if (sel.effect === "*" || offered) between(fromOf(sel.base), toOf(sel.base)).forEach((c) => h.preview.add(c));
       if (sel.meeting) h.picked.add(sel.meeting);
     }
-    if (sel.stage === "reorient-pay") {
+    if (sel.turn) {
+      // Paying for a reorientation: every marker that may pay stays clickable, even at Confirm.
       T.reorient.removable.forEach((c) => h.choice.add(c));
-      sel.paid.forEach((c) => h.picked.add(c));
+      sel.paid.forEach((c) => h.paid.add(c));
     }
     return h;
+  }
+
+  // The fields beside the selected chevron that turn it (a click there picks that turn): while
+  // turning, all the affordable turns; while choosing a destination, those whose field is neither
+  // a destination nor another chevron to pick (so the 90° turns, to either side).
+  function turnTargets() {
+    const out = new Map();
+    const stage = sel.stage;
+    if (!myTurn() || !sel.from || (stage !== "dest" && stage !== "reorient-turn")) return out;
+    if (!T.reorient || !T.reorient.cells.includes(sel.from)) return out;
+    const c = decode(T.position).chev[sel.from];
+    if (!c) return out;
+    const dests = destinationsOf(sel.from), mine = movable();
+    for (const t of T.reorient.turns) {
+      const cell = neighbour(sel.from, turnFacing(c.facing, t));
+      if (cell && (stage === "reorient-turn" || (!dests.includes(cell) && !mine.has(cell)))) out.set(cell, t);
+    }
+    return out;
+  }
+
+  // The markers a reorientation is suggested to pay with (RULES 6.4: the player chooses; a click
+  // on a marker starts their own choice): those whose loss costs the player's chevrons the least
+  // power, counted borderland by borderland (power is the owner's markers there, at least 1).
+  function suggestPayment(need) {
+    const { tiles, chev } = decode(T.position);
+    const land = (c) => 3 * Math.floor(FILES.indexOf(c[0]) / 3) + Math.floor((Number(c[1]) - 1) / 3);
+    const lands = new Map();
+    for (const c of T.reorient.removable.slice().sort()) lands.set(land(c), (lands.get(land(c)) || []).concat([c]));
+    let best = [{ cost: 0, cells: [] }]; // best[k]: the cheapest k markers found so far
+    for (const [key, cells] of lands) {
+      const here = CELLS.filter((c) => land(c) === key);
+      const n = here.filter((c) => tiles[c] === ME).length;
+      const chevrons = here.filter((c) => chev[c] && chev[c].seat === ME).length;
+      const next = best.slice();
+      best.forEach((b, k) => {
+        for (let j = 1; j <= cells.length && k + j <= need; j++) {
+          const cost = b.cost + chevrons * (Math.max(1, n) - Math.max(1, n - j));
+          if (!next[k + j] || cost < next[k + j].cost) next[k + j] = { cost, cells: b.cells.concat(cells.slice(0, j)) };
+        }
+      });
+      best = next;
+    }
+    return best[need] ? best[need].cells : [];
+  }
+
+  // A turn is picked (a field beside the chevron, or a button): the payment comes suggested, so
+  // the move can be confirmed at once.
+  function startTurn(t) {
+    sel.turn = t;
+    sel.paid = suggestPayment(t.length * 2);
+    sel.suggested = sel.paid.length === t.length * 2;
+    sel.stage = sel.suggested ? "confirm" : "reorient-pay";
+    update();
   }
 
   function clickCell(cell) {
@@ -372,6 +453,8 @@
         sel = idle();
         return update();
       }
+      const turn = turnTargets().get(cell);
+      if (turn) return startTurn(turn);
       const bases = basesFrom(sel.from).filter((m) => toOf(m) === cell);
       if (!bases.length) {
         sel = idle();
@@ -394,8 +477,12 @@
       }
       return;
     }
-    if (sel.stage === "reorient-pay") {
+    if (sel.turn && (sel.stage === "reorient-pay" || sel.stage === "confirm")) {
       if (!T.reorient.removable.includes(cell)) return;
+      // The first click on a marker replaces the suggested payment with the player's own choice.
+      if (sel.suggested) sel.paid = [];
+      sel.suggested = false;
+      sel.stage = "reorient-pay";
       const i = sel.paid.indexOf(cell);
       if (i >= 0) sel.paid.splice(i, 1);
       else if (sel.paid.length < sel.turn.length * 2) sel.paid.push(cell);
@@ -406,6 +493,7 @@
       sel = idle();
       return update();
     }
+    if (sel.stage === "reorient-turn" && turnTargets().has(cell)) return startTurn(turnTargets().get(cell));
   }
 
   function chooseBase(bases) {
@@ -493,7 +581,9 @@
         return say(gettext("Your turn: choose one of your chevrons."), "idle");
       case "dest":
         say(T.reorient && T.reorient.cells.includes(sel.from)
-          ? fill(gettext("%(cell)s: choose a highlighted destination, or click the chevron again to turn it."), { cell: sel.from })
+          ? fill(turnTargets().size
+            ? gettext("%(cell)s: choose a highlighted destination, or click a ↻ field beside it (or the chevron again) to turn it.")
+            : gettext("%(cell)s: choose a highlighted destination, or click the chevron again to turn it."), { cell: sel.from })
           : fill(gettext("%(cell)s: choose a highlighted destination."), { cell: sel.from }), "dest");
         return cancelButton();
       case "effect": {
@@ -529,7 +619,7 @@
       }
       case "reorient-turn": {
         const facing = decode(T.position).chev[sel.from].facing;
-        say(fill(gettext("Turn the chevron on %(cell)s (facing %(facing)s): 45° costs 2 of your markers, 90° costs 4."), { cell: sel.from, facing: facingWord(facing) }), "reorient-turn");
+        say(fill(gettext("Turn the chevron on %(cell)s (facing %(facing)s): click a ↻ field beside it, or a button. 45° costs 2 of your markers, 90° costs 4."), { cell: sel.from, facing: facingWord(facing) }), "reorient-turn");
         const names = {
           "<": pgettext("reorientation", "45° left"),
           ">": pgettext("reorientation", "45° right"),
@@ -540,12 +630,7 @@
           const cost = t.length * 2;
           // Translators: a button: the turn ("45° left"), the facing after it, and its price.
           const label = ngettext("%(turn)s → %(facing)s (%(n)s marker)", "%(turn)s → %(facing)s (%(n)s markers)", cost);
-          button(fill(label, { turn: names[t] || t, facing: facingWord(turnFacing(facing, t)), n: cost }), () => {
-            sel.turn = t;
-            sel.paid = [];
-            sel.stage = "reorient-pay";
-            update();
-          }, "", { "data-turn": t });
+          button(fill(label, { turn: names[t] || t, facing: facingWord(turnFacing(facing, t)), n: cost }), () => startTurn(t), "", { "data-turn": t });
         }
         return cancelButton();
       }
@@ -555,6 +640,7 @@
           "Choose %(need)s of your markers to remove (%(done)s of %(need)s chosen).",
           "Choose %(need)s of your markers to remove (%(done)s of %(need)s chosen).",
           need), { need: need, done: sel.paid.length }), "reorient-pay");
+        paidLegend();
         return cancelButton();
       }
       case "confirm": {
@@ -562,9 +648,28 @@
         say(fill(gettext("Play %(move)s?"), { move: move }), "confirm");
         button(fill(gettext("Confirm %(move)s"), { move: move }), () => submit(move), "primary", { id: "confirm" });
         if (move !== "pass") cancelButton();
+        if (sel.turn) paidLegend();
         return;
       }
     }
+  }
+
+  // Under the buttons while a reorientation is paid for: which markers go, and how to change them.
+  function paidLegend() {
+    const p = document.createElement("p");
+    p.id = "paid-legend";
+    p.className = "paid-legend";
+    const key = document.createElement("span");
+    key.className = "paid-key";
+    key.setAttribute("aria-hidden", "true");
+    key.textContent = "✕";
+    const cells = sel.paid.slice().sort().join(", ");
+    const words = !sel.paid.length ? gettext("Markers you pay with are crossed out in red on the board.")
+      : sel.suggested
+        ? fill(gettext("Paid with %(cells)s (crossed out in red): the markers your chevrons miss least. Click other markers to pay with those instead."), { cells: cells })
+        : fill(gettext("Paid with %(cells)s (crossed out in red): they leave the board."), { cells: cells });
+    p.append(key, " ", words);
+    $("options").appendChild(p);
   }
 
   function cancel() {
@@ -863,7 +968,8 @@
     const places = $("places");
     places.textContent = "";
     if (T.status === "aborted") {
-      head.textContent = gettext("This table was aborted.");
+      // Why, in the server's words when the page was rendered ("aborted: abandoned, …").
+      head.textContent = boot.abortedSentence || gettext("This table was aborted.");
       if ($("rematch-form")) $("rematch-form").hidden = true;
       return;
     }
@@ -994,7 +1100,7 @@
         left.id = "first-move";
         // The time left (#first-move, kept current by tickClocks) stands inside the sentence.
         let words;
-        if (boot.noShow !== "timeout") words = gettext("First move within %(time)s or the table is called off.");
+        if (boot.noShow !== "timeout") words = gettext("First move within %(time)s or the table is aborted.");
         else if (myTurn()) words = gettext("First move within %(time)s or you lose this game (no-show).");
         else words = fill(gettext("First move within %(time)s or %(name)s loses this game (no-show)."), { name: name(T.to_move), time: "%(time)s" });
         note.append(" ", ...pieces(words, { time: left }));

@@ -11,7 +11,19 @@
   const FAST = 900, HIDDEN = 5000, MAX_BACKOFF = 8000;
   let pushing = false;
 
+  // An element with data-go="<url>" that a refresh brings takes the page there (a ladder's queue
+  // formed the player's table); one the page was loaded with does not (they came back to look).
+  // The element's own link stays for when navigation is blocked.
+  const present = (el) => new Set(Array.from(el.querySelectorAll("[data-go]"), (g) => g.dataset.go));
+  function goIfNew(el, known) {
+    const now = present(el);
+    const fresh = Array.from(now).find((url) => !known.has(url));
+    if (fresh) window.location.assign(fresh);
+    return now;
+  }
+
   function follow(el) {
+    let known = present(el);
     let etag = null, failures = 0, timer = null;
     async function tick(forced) {
       if (timer) clearTimeout(timer);
@@ -27,6 +39,7 @@
           if (html !== el.dataset.lastHtml) {
             el.innerHTML = html;
             el.dataset.lastHtml = html;
+            known = goIfNew(el, known);
           }
         } else if (r.status !== 304) {
           throw new Error("HTTP " + r.status);

@@ -3,12 +3,14 @@
 The browser is the system's ``/usr/bin/chromium`` (``scripts/test`` installs Debian's package
 when it is missing; ``CHROMIUM`` points elsewhere); Playwright never downloads one. Pages are
 served by pytest-django's live server on the PostgreSQL test database. Screenshots go to
-``artifacts/screenshots/``.
+``artifacts/screenshots/``; the few the documentation shows are also written to
+``docs/screenshots/`` by the test that takes them (:func:`for_docs`), so they never go stale.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,6 +20,7 @@ from playwright.sync_api import Browser, Page, sync_playwright
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+DOCS_SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 # Headless, and no calls home: the machines have no internet.
 ARGS = [
     "--headless=new",
@@ -62,6 +65,19 @@ def browser(_sync_orm_beside_playwright: None) -> Iterator[Browser]:
 def artifacts() -> Path:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     return ARTIFACTS
+
+
+def for_docs(shot: Path, name: str) -> Path:
+    """Keep ``shot`` as ``docs/screenshots/NAME``, a picture the documentation shows.
+
+    The docs' screenshots are written by the browser test that takes them, never copied by
+    hand, so every run of the browser tests refreshes them. Call it with the docs' file name as
+    a literal: ``tests/test_docs.py`` checks every picture the docs show has such a call.
+    """
+    DOCS_SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    target = DOCS_SCREENSHOTS / name
+    shutil.copyfile(shot, target)
+    return target
 
 
 class Browsers:

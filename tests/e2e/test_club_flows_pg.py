@@ -22,7 +22,7 @@ from tournaments import ladders
 from tournaments import services as events
 from tournaments.models import AuditEntry, Ladder, League, Tournament
 
-from .conftest import PASSWORD, Browsers
+from .conftest import PASSWORD, Browsers, for_docs
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -233,4 +233,8 @@ def test_every_club_page_fits_a_laptop_and_a_phone(
                 response = page.goto(live_server.url + url)
                 assert response is not None and response.status == 200, url
                 page.screenshot(path=str(artifacts / f"club-{name}-{size}.png"), full_page=True)
+                if (name, size) == ("my-page", "laptop"):
+                    for_docs(artifacts / "club-my-page-laptop.png", "my-page.png")
+                if (name, size) == ("ladder-position", "phone"):
+                    for_docs(artifacts / "club-ladder-position-phone.png", "ladder-phone.png")
                 assert fits(page), f"{url} scrolls sideways at {size} size"

@@ -15,7 +15,7 @@ from playwright.sync_api import Page, expect
 from games import selectors, services
 from games.models import Player, Table
 
-from .conftest import PASSWORD, Browsers
+from .conftest import PASSWORD, Browsers, for_docs
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -219,6 +219,7 @@ def test_the_end_banner_and_a_rematch_the_other_player_joins(
     alice.locator('#movelist .mv[data-seq="0"]').click()
     expect(alice.locator("#explain")).to_contain_text("e1-e2: moves 1 field")
     alice.screenshot(path=str(artifacts / "game-review.png"))
+    for_docs(artifacts / "game-review.png", "game-review.png")
 
     # Alice asks for a rematch: a new table, seats turned one on (she is seat 2 now).
     alice.locator("#rematch").click()

@@ -15,7 +15,7 @@ from games import services
 from games.models import Move, Player, Table
 from tests.celery_worker import Celery
 
-from .conftest import PASSWORD, Browsers
+from .conftest import PASSWORD, Browsers, for_docs
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -128,6 +128,7 @@ def test_two_people_play_pacru_by_clicking_and_see_each_other_live(
     )
     assert actions(table_id) == ["a3-b4(c5)", "a7-b7", "i3-h4(g5)", "e9-e8", "e1>(c5,g5)"]
     alice.screenshot(path=str(artifacts / "game-in-progress.png"), full_page=True)
+    for_docs(artifacts / "game-in-progress.png", "game-in-progress.png")
 
     # Stepping back through the game shows the earlier positions.
     bob.locator("#nav-first").click()

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import Browsers
+from .conftest import Browsers, for_docs
 
 pytestmark = [
     pytest.mark.postgres,
@@ -57,6 +57,8 @@ def test_play_an_example_move_on_each_rules_page(
     expect(fig.locator(f'[data-cell="{changed}"] .changed')).to_have_count(1)
     expect(fig.locator(f'[data-cell="{changed}"] .marker')).to_have_count(1)
     page.screenshot(path=str(artifacts / f"rules-{game}-{size}.png"))
+    if (game, size) == ("pacru", "1280x900"):
+        for_docs(artifacts / "rules-pacru-1280x900.png", "rules-pacru.png")
 
     # The button takes the diagram back, and plays it again.
     fig.locator("button.play").click()

@@ -1,9 +1,11 @@
 """What a played move did, in words (engine.explain.effects), and refusals said once."""
 
+import pickle
+
 import pytest
 
 import engine
-from engine.explain import effects, move_effects, without_move_echo
+from engine.explain import described, effects, move_effects, without_move_echo
 
 try:
     from positions import land, load, paint, rank
@@ -295,3 +297,50 @@ def test_a_message_that_does_not_repeat_the_move_is_kept():
     assert without_move_echo("you may pass only when none of your chevrons can move", "pass") == (
         "you may pass only when none of your chevrons can move"
     )
+
+
+# --- codes: every refusal and effect also said as a code with params ----------
+
+
+@pytest.mark.parametrize(
+    "move, code, params",
+    [
+        ("e9-e5", "not_your_chevron", {"move": "e9-e5", "field": "e9", "owner": 2, "seat": 1}),
+        ("e1-e5", "power_too_low", {"move": "e1-e5", "field": "e1", "power": 1, "distance": 4}),
+        ("pass", "no_passing", {}),
+        ("e1-e2(e3)", "no_choice_to_make", {"move": "e1-e2(e3)", "tokens": ["e3"]}),
+        (
+            "a3-b4(e9)",
+            "not_a_valid_choice",
+            {
+                "move": "a3-b4",
+                "land": "b5",
+                "options": ["a4", "a5", "a6", "b4", "b5", "b6", "c4", "c5", "c6"],
+                "choice": "e9",
+                "prompt": "choose_border_marker",
+            },
+        ),
+    ],
+)
+def test_a_refusal_has_a_code_and_params_beside_its_words(move, code, params):
+    with pytest.raises(engine.IllegalMove) as err:
+        engine.new_game("pacru", 2).play(move)
+    assert (err.value.code, err.value.params) == (code, params)
+
+
+def test_a_refusal_keeps_its_code_through_pickling():
+    with pytest.raises(engine.IllegalMove) as err:
+        engine.new_game("shacru", 2).play("e5<")
+    again = pickle.loads(pickle.dumps(err.value))
+    assert (str(again), again.code, again.params) == (str(err.value), "no_reorientation", err.value.params)
+
+
+def test_each_effect_has_a_code_and_params_beside_its_words():
+    before = engine.new_game("pacru", 2)
+    after = before.play("a3-b4(c5)")
+    said = described(before, after, NAMES)
+    assert [e.text for e in said] == effects(before, after, NAMES)
+    assert [(e.code, e.params) for e in said] == [
+        ("move", {"move": "a3-b4", "from": "a3", "to": "b4", "distance": 1, "direction": "NE", "land": "b5"}),
+        ("border_marker", {"land": "b5", "field": "c5", "seat": 1, "supply_ran_out": False}),
+    ]

@@ -1,5 +1,5 @@
-"""House bots play unrated tables only: a person's rating cannot be farmed against them (README,
-Security). Only an organiser's rated event seats bots at rated tables."""
+"""House bots play unrated tables only: a person's rating cannot be farmed against them
+(docs/operators/security.md). Only an organiser's rated event seats bots at rated tables."""
 
 from __future__ import annotations
 

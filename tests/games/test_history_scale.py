@@ -1,4 +1,4 @@
-"""The API's long lists scale with the history (README "Scale with history").
+"""The API's long lists scale with the history (docs/operators/scale.md).
 
 Every list is a keyset page (``next``/``previous``, no ``count``): its queries are the same in
 number for a short history and a long one, a walk along ``next`` sees every row once, a forged

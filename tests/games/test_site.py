@@ -86,9 +86,13 @@ def test_the_schema_lists_the_fixed_paths_and_the_docs_use_local_files(db: None)
         "/api/v1/tables/{table_id}/record/",
     ):
         assert path in schema["paths"], path
-    for page in ("/api/v1/docs/", "/api/v1/redoc/"):
+    # Redoc's bundle comes through common.redoc_bundle (the sidecar's, its CDN logo pointed home).
+    for page, local in (
+        ("/api/v1/docs/", "/static/drf_spectacular_sidecar/"),
+        ("/api/v1/redoc/", "/api/v1/redoc-assets/bundles/redoc.standalone.js"),
+    ):
         html = client.get(page).content.decode()
-        assert "/static/drf_spectacular_sidecar/" in html
+        assert local in html
         assert "https://" not in html.split("<body")[0] and "cdn" not in html.lower()
 
 
@@ -146,3 +150,12 @@ def test_the_production_profile_passes_the_deploy_check() -> None:
 def test_the_production_profile_needs_a_secret_key() -> None:
     out = run_manage("check", DJANGO_PROFILE="production", ALLOWED_HOSTS="example.org")
     assert out.returncode != 0 and "SECRET_KEY" in out.stderr
+
+
+def test_the_redoc_bundle_is_served_without_its_cdn_logo(client: Any) -> None:
+    r = client.get("/api/v1/redoc-assets/bundles/redoc.standalone.js")
+    assert r.status_code == 200 and r["Content-Type"].startswith("text/javascript")
+    body = r.content.decode()
+    assert "cdn.redoc.ly" not in body and '"/static/favicon.svg"' in body and "Redoc" in body
+    again = client.get("/api/v1/redoc-assets/bundles/redoc.standalone.js", HTTP_IF_NONE_MATCH=r["ETag"])
+    assert again.status_code == 304

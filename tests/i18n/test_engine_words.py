@@ -1,9 +1,10 @@
-"""The engine's English sentences are all known to games.engine_words, which says them in the
-reader's language: every refusal (``engine.IllegalMove``) and every effect phrase the engine
-actually produces, provoked by playing seeded random games of each game for 2, 3 and 4 players
-and trying wrong moves, choices, reorientations and eliminations all along; in English each
-comes back character for character; and every place in engine/ that raises ``IllegalMove`` (or
-builds a sentence one raises) was provoked, so a new engine message without a pattern fails here.
+"""Every refusal and every effect of the engine carries a code its reader's language has a
+message for: every refusal (``engine.IllegalMove``) and every effect the engine actually
+produces, provoked by playing seeded random games of each game for 2, 3 and 4 players and trying
+wrong moves, choices, reorientations and eliminations all along, has a code; every code has a
+message (games.engine_words, games.engine_effects); in English each is said from its code and
+params character for character as the engine says it; in every other language no English is
+left; and every code the engine can raise was provoked.
 """
 
 from __future__ import annotations
@@ -21,13 +22,13 @@ from django.utils import translation
 
 import engine
 from engine.board import CELL_INDEX, CELL_NAMES, RAYS
-from engine.explain import effects, without_move_echo
-from engine.notation import HELP
+from engine.errors import REFUSAL_CODES
+from engine.explain import EFFECT_CODES, Effect, described, without_move_echo
 from engine.pacru import PacruState
 from engine.playout import random_step
 from engine.state import State
-from games import engine_words
-from games.engine_words import recognises_effect, recognises_illegal, translate_effect, translate_illegal
+from games.engine_effects import EFFECTS, translate_effect
+from games.engine_words import REFUSALS, translate_illegal
 
 ENGINE = Path(engine.__file__).resolve().parent
 CELLS = [f + str(r) for r in range(1, 10) for f in "abcdefghi"]
@@ -36,15 +37,18 @@ SEEDS = range(3)
 #: Random positions played from, per game, player count and seed.
 POSITIONS = 15
 DIRECTIONS = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"]
+LANGUAGES = ["es", "fr", "de", "ru"]
+#: A refusal and the move it answered ("" when it answered no move).
+Refusal = tuple[engine.IllegalMove, str]
 
 
 # --------------------------------------------------------------------- provoking the engine
-def _try(out: list[tuple[str, str]], action: Any, move: str = "") -> Any:
-    """Run ``action``; keep the IllegalMove message (with the move it answered) if it raises."""
+def _try(out: list[Refusal], action: Any, move: str = "") -> Any:
+    """Run ``action``; keep the IllegalMove (with the move it answered) if it raises."""
     try:
         return action()
     except engine.IllegalMove as exc:
-        out.append((str(exc), move))
+        out.append((exc, move))
     except ValueError:
         pass  # not a refusal of a move (a bad field name given to reorientations, …)
     return None
@@ -93,7 +97,7 @@ def _wrong_moves(state: State, rng: random.Random) -> Iterator[str]:
     yield rng.choice(["", "   ", "e1-e2(zz)", "e1-e2(a:b)", "e1 - e2 (e2, z)", "hello", "x" * 60, "e0-e1"])
 
 
-def _pacru_choices(state: PacruState, out: list[tuple[str, str]]) -> None:
+def _pacru_choices(state: PacruState, out: list[Refusal]) -> None:
     """Every open decision of every base move answered wrongly or not at all."""
     for base, entry in state.turn_options()["choices"].items():
         options = entry["effects"] or [None]
@@ -108,7 +112,7 @@ def _pacru_choices(state: PacruState, out: list[tuple[str, str]]) -> None:
                 _try(out, lambda move=move: state.play(move), move)
 
 
-def _probe(state: State, rng: random.Random, refusals: list[tuple[str, str]]) -> None:
+def _probe(state: State, rng: random.Random, refusals: list[Refusal]) -> None:
     for move in _wrong_moves(state, rng):
         _try(refusals, lambda move=move: state.play(move), move)
         _try(refusals, lambda move=move: state.choices(move), move)
@@ -226,12 +230,18 @@ SETUPS = [
 ]
 
 
-Found = tuple[list[tuple[str, str]], list[str]]
+#: The refusals met, and the effects with the names they were said with.
+Found = tuple[list[Refusal], list[tuple[Effect, dict[int, str]]]]
+
+
+def _said(before: State, after: State, rng: random.Random, out: Found) -> None:
+    names = NAMES if rng.random() < 0.7 else {}
+    out[1].extend((effect, names) for effect in described(before, after, names))
 
 
 def _play(state: State, rng: random.Random, plies: int, out: Found) -> None:
     """Random play from ``state`` (a resignation or timeout now and then), probing on the way."""
-    refusals, phrases = out
+    refusals = out[0]
     for _ in range(plies):
         if state.is_over:
             break
@@ -242,7 +252,7 @@ def _play(state: State, rng: random.Random, plies: int, out: Found) -> None:
             state = state.eliminate(rng.choice(state.active_seats), rng.choice(["resign", "timeout"]))
         else:
             state, _ = random_step(state, rng, reorient_rate=0.05)
-        phrases.extend(effects(before, state, NAMES if rng.random() < 0.7 else {}))
+        _said(before, state, rng, out)
     _probe(state, rng, refusals)
 
 
@@ -251,12 +261,12 @@ def _every_move(state: State, rng: random.Random, out: Found) -> None:
     _probe(state, rng, out[0])
     moves = state.legal_moves() if not state.is_over else []
     for move in rng.sample(moves, min(len(moves), 150)):
-        out[1].extend(effects(state, state.play(move), NAMES))
+        out[1].extend((effect, NAMES) for effect in described(state, state.play(move), NAMES))
 
 
 @cache
 def provoked() -> Found:
-    """Every refusal (message, move) and every effect phrase met in the seeded random games."""
+    """Every refusal (with its move) and every effect met in the seeded random games."""
     out: Found = ([], [])
     for seed in SEEDS:
         rng = random.Random(seed)
@@ -274,185 +284,190 @@ def provoked() -> Found:
     return out
 
 
-def _by_shape(texts: Iterator[str] | list[str], per_shape: int = 3) -> list[str]:
-    """A few texts of each shape (the same sentence but for its fields and numbers): the patterns
-    read fields and numbers alike, and checking a hundred thousand texts would only be slow."""
-    kept: dict[str, list[str]] = {}
-    for text in sorted(set(texts)):
-        shape = re.sub(r"\d+", "0", re.sub(r"[a-i][1-9]", "#", text))
-        group = kept.setdefault(shape, [])
-        if len(group) < per_shape:
-            group.append(text)
-    return sorted(t for group in kept.values() for t in group)
+def _shape(text: str) -> str:
+    """The same sentence but for its fields and numbers."""
+    return re.sub(r"\d+", "0", re.sub(r"[a-i][1-9]", "#", text))
 
 
 @cache
-def refusal_texts() -> list[str]:
-    """The messages, and what the service shows of each: the reason without the move."""
-    out = []
-    for message, move in provoked()[0]:
-        out.append(message)
-        if move:
-            out.append(without_move_echo(message, move))
-    return _by_shape(out)
+def refusals() -> list[Refusal]:
+    """A few refusals of each code and shape: checking a hundred thousand would only be slow."""
+    kept: dict[tuple[str, str], list[Refusal]] = {}
+    for exc, move in provoked()[0]:
+        group = kept.setdefault((exc.code, _shape(str(exc))), [])
+        if len(group) < 3 and all(str(exc) != str(e) for e, _ in group):
+            group.append((exc, move))
+    return [r for group in kept.values() for r in group]
 
 
 @cache
-def effect_phrases() -> list[str]:
-    return _by_shape(provoked()[1])
+def effects() -> list[tuple[Effect, dict[int, str]]]:
+    kept: dict[tuple[str, str], list[tuple[Effect, dict[int, str]]]] = {}
+    for effect, names in provoked()[1]:
+        group = kept.setdefault((effect.code, _shape(effect.text)), [])
+        if len(group) < 3 and all(effect.text != e.text for e, _ in group):
+            group.append((effect, names))
+    return [e for group in kept.values() for e in group]
+
+
+def english_runs(text: str) -> set[str]:
+    """The runs of three English words in a row in ``text`` (no field, number or notation between
+    them), which a translation should not keep."""
+    runs = set()
+    for stretch in re.findall(r"[A-Za-z']+(?: [A-Za-z']+)+", text):
+        words = [w for w in stretch.split() if not re.fullmatch(r"[a-i][1-9]?|[NESW]{1,2}", w)]
+        runs |= {" ".join(words[i : i + 3]) for i in range(len(words) - 2)}
+    return runs
+
+
+def english_left(english: str, translated: str, names: dict[int, str]) -> set[str]:
+    """The English of ``english`` still in ``translated`` (players' names aside)."""
+    for name in names.values():
+        english = english.replace(name, "")
+        translated = translated.replace(name, "")
+    return {run for run in english_runs(english) if run in translated}
 
 
 # ------------------------------------------------------------------------------- the tests
-def test_every_refusal_the_engine_makes_is_recognised() -> None:
-    texts = refusal_texts()
-    assert len(texts) > 500
-    unknown = [t for t in texts if not recognises_illegal(t)]
-    assert unknown == [], f"{len(unknown)} engine messages have no pattern, e.g. {unknown[:5]}"
+def test_every_code_the_engine_can_raise_has_a_message() -> None:
+    assert set(REFUSALS) == REFUSAL_CODES
+    assert set(EFFECTS) == EFFECT_CODES
 
 
-def test_every_effect_phrase_the_engine_says_is_recognised() -> None:
-    phrases = effect_phrases()
-    assert len(phrases) > 200
-    unknown = [p for p in phrases if not recognises_effect(p)]
-    assert unknown == [], f"{len(unknown)} effect phrases have no pattern, e.g. {unknown[:5]}"
+def test_every_provoked_refusal_and_effect_has_a_known_code() -> None:
+    assert len(refusals()) > 300 and len(effects()) > 200
+    assert {exc.code for exc, _ in refusals()} <= REFUSAL_CODES
+    assert {effect.code for effect, _ in effects()} <= EFFECT_CODES
+    for exc, _ in refusals():
+        assert all(isinstance(v, str | int | bool | list | type(None)) for v in exc.params.values()), (
+            exc.params
+        )
 
 
-def test_in_english_every_sentence_comes_back_unchanged() -> None:
+def test_in_english_every_refusal_is_said_from_its_code_as_the_engine_says_it() -> None:
     with translation.override("en"):
-        changed = [t for t in refusal_texts() if translate_illegal(t) != t]
-        changed += [p for p in effect_phrases() if translate_effect(p) != p]
-    assert changed == []
+        wrong = [
+            (str(exc), translate_illegal(exc)) for exc, _ in refusals() if translate_illegal(exc) != str(exc)
+        ]
+        short = []
+        for exc, move in refusals():
+            echo_cut = without_move_echo(str(exc), move) if move else str(exc)
+            if echo_cut != str(exc) and translate_illegal(exc, echo=False) != echo_cut:
+                short.append((echo_cut, translate_illegal(exc, echo=False)))
+    assert wrong == [], f"{len(wrong)} refusals said otherwise, e.g. {wrong[:3]}"
+    assert short == [], f"{len(short)} reasons said otherwise, e.g. {short[:3]}"
 
 
-def test_an_unknown_sentence_is_left_in_english() -> None:
+def test_in_english_every_effect_is_said_from_its_code_as_the_engine_says_it() -> None:
+    with translation.override("en"):
+        wrong = [
+            (e.text, translate_effect(e, names))
+            for e, names in effects()
+            if translate_effect(e, names) != e.text
+        ]
+    assert wrong == [], f"{len(wrong)} effects said otherwise, e.g. {wrong[:3]}"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_refusal_is_translated_with_no_english_left(lang: str) -> None:
+    left = []
+    for exc, _ in refusals():
+        for echo in (True, False):
+            with translation.override("en"):
+                english = translate_illegal(exc, echo=echo)
+            with translation.override(lang):
+                said = translate_illegal(exc, echo=echo)
+            if said == english or english_left(english, said, {}):
+                left.append((exc.code, said, english_left(english, said, {})))
+    assert left == [], f"{len(left)} refusals keep English in {lang}, e.g. {left[:3]}"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_effect_is_translated_with_no_english_left(lang: str) -> None:
+    left = []
+    for effect, names in effects():
+        with translation.override(lang):
+            said = translate_effect(effect, names)
+        if said == effect.text or english_left(effect.text, said, names):
+            left.append((effect.code, said, english_left(effect.text, said, names)))
+    assert left == [], f"{len(left)} effects keep English in {lang}, e.g. {left[:3]}"
+
+
+def test_a_seat_without_a_name_is_said_in_the_language() -> None:
+    state = engine.new_game("pacru", 3)
+    after = state.eliminate(2, "resign")
+    (effect,) = described(state, after)
+    assert (effect.code, effect.params) == ("out_resigned", {"seat": 2})
     with translation.override("fr"):
-        assert translate_illegal("the moon is made of cheese") == "the moon is made of cheese"
-        assert translate_effect("e1-e2: teleports") == "e1-e2: teleports"
-        # An embedded sentence that is not known makes the whole one unknown.
-        odd = "a3-b4: c5 is not a valid choice. choose wisely"
-        assert not recognises_illegal(odd) and translate_illegal(odd) == odd
+        assert translate_effect(effect, {}) == translate_effect(effect, {1: "Alice"})
+        assert "Bob" in translate_effect(effect, {2: "Bob"}) and "2" in translate_effect(effect, {})
+    assert translate_effect(effect, {2: "Bob"}) == "Bob resigns and is out; the markers stay on the board"
 
 
-def test_the_words_inside_are_recognised_with_the_sentence() -> None:
-    assert recognises_illegal("e1-e3: the chevron on e1 faces N and may move only NW, N, NE, not E")
-    assert not recognises_illegal("e1-e3: the chevron on e1 faces UP and may move only NW, N, NE, not E")
-    assert recognises_illegal("'zz' is not a move: " + HELP)
-    assert not recognises_illegal("'zz' is not a move: write anything")
-    assert recognises_effect("Bob's chevron is out") is True  # "<who> is out", the catch-all
-    assert recognises_effect("seat 2 passes: no chevron can move")
+def test_a_refusal_carries_its_params_as_plain_values() -> None:
+    with pytest.raises(engine.IllegalMove) as err:
+        engine.new_game("pacru", 2).play("e1-e5")
+    assert err.value.code == "power_too_low"
+    assert err.value.params == {"move": "e1-e5", "field": "e1", "power": 1, "distance": 4}
+    with translation.override("fr"):
+        said = translate_illegal(err.value, echo=False)
+    assert said.startswith("la ") or "e1" in said
+    assert "e1-e5" not in said and "power" not in said
 
 
 # ------------------------------------------------------- every raise site in engine/ provoked
-#: Sentences built in one place and raised from another: the functions that build them.
-BUILDERS = {"explain_unlisted", "_effect_prompt"}
-#: Raise sites whose message comes from a builder or a variable (checked through the builders).
-INDIRECT = {"explain_unlisted(self, frm, to, text)", "explain_unlisted(self, parsed.frm, parsed.to, move)",
-            "explain_unlisted(self, parsed.frm, parsed.to, text)", "prompt"}  # fmt: skip
-#: Sentences the engine cannot reach (guards behind complete move generation).
-UNREACHABLE = {
-    "{text} is not a legal move",  # stepgames: a listed move with an unlisted twist
-    "{head} {f}-{t} is not a legal move",  # explain_unlisted's last resort
-}
+#: Codes the engine cannot reach (guards behind complete move generation; and no game ends with
+#: nobody left in, since the last player in wins; every way out has its own code).
+UNREACHABLE = {"unlisted_twist", "not_legal", "nobody_left", "out"}
 
 
-Template = tuple[str, str, str]
+def _code_literals(code: ast.expr, where: str) -> set[str]:
+    """The code a call passes: a literal, either literal of a conditional, or a variable (whose
+    value is a literal elsewhere: none then)."""
+    options = [code.body, code.orelse] if isinstance(code, ast.IfExp) else [code]
+    found = set()
+    for option in options:
+        if isinstance(option, ast.Constant) and isinstance(option.value, str):
+            found.add(option.value)
+        else:
+            assert isinstance(option, ast.Name), f"{where}: {ast.unparse(code)}"
+    return found
 
 
-def _template(node: ast.expr) -> Template | None:
-    """The sentence an expression builds: its source, a regular expression for it (every
-    interpolated value matches anything) and its longest fixed part; None for a variable or a
-    call."""
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return node.value, re.escape(node.value), node.value
-    if isinstance(node, ast.JoinedStr):
-        fixed = [str(v.value) for v in node.values if isinstance(v, ast.Constant)]
-        pattern = "".join(
-            re.escape(str(v.value)) if isinstance(v, ast.Constant) else ".*" for v in node.values
-        )
-        return ast.unparse(node)[2:-1], pattern, max(fixed, key=len, default="")
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-        left = _template(node.left)
-        if left is not None:
-            return left[0] + " + …", left[1] + ".*", left[2]
-    return None
-
-
-def engine_sentences() -> tuple[dict[str, Template], set[str]]:
-    """The sentences engine/ raises as IllegalMove (by source), and the indirect sites."""
-    sentences: dict[str, Template] = {}
-    indirect: set[str] = set()
+def _literal_codes(constructors: dict[str, int], tables: frozenset[str] = frozenset()) -> set[str]:
+    """The codes engine/ passes to one of ``constructors`` (``IllegalMove`` and explain_unlisted's
+    ``no``, or ``Effect``; by the index of the code among their arguments), and those of
+    ``tables`` it keeps as the first of a pair (code, words)."""
+    codes: set[str] = set()
     for path in sorted(ENGINE.glob("*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for func in ast.walk(tree):
-            if not isinstance(func, ast.FunctionDef):
-                continue
-            for node in ast.walk(func):
-                if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call):
-                    call = node.exc
-                    if isinstance(call.func, ast.Name) and call.func.id == "IllegalMove":
-                        built = _template(call.args[0])
-                        if built is None:
-                            indirect.add(ast.unparse(call.args[0]))
-                        else:
-                            sentences[built[0]] = built
-                if func.name in BUILDERS and isinstance(node, ast.Return) and node.value is not None:
-                    built = _template(node.value)
-                    assert built is not None, ast.unparse(node)
-                    sentences[built[0]] = built
-                # The meeting's question, handed to PacruState._decide as its prompt.
-                if (
-                    isinstance(node, ast.Call)
-                    and isinstance(node.func, ast.Attribute)
-                    and node.func.attr == "_decide"
-                    and len(node.args) == 4
-                ):
-                    built = _template(node.args[3])
-                    if built is not None:
-                        sentences[built[0]] = built
-    return sentences, indirect
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            where = f"{path.name}:{getattr(node, 'lineno', 0)}"
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id in constructors
+            ):
+                index = constructors[node.func.id]
+                assert len(node.args) > index, f"{where}: {node.func.id} without a code"
+                codes |= _code_literals(node.args[index], where)
+            if isinstance(node, ast.Tuple) and len(node.elts) == 2:
+                first = node.elts[0]
+                if isinstance(first, ast.Constant) and first.value in tables:
+                    codes.add(first.value)
+    return codes
 
 
-def test_every_place_the_engine_raises_is_known_and_was_provoked() -> None:
-    sentences, indirect = engine_sentences()
-    assert indirect == INDIRECT, "a new indirect IllegalMove: add its builder to BUILDERS"
-    assert len(sentences) >= 40
-    messages = refusal_texts()
-    never = []
-    for source, (_, pattern, fixed) in sentences.items():
-        rx = re.compile(pattern, re.DOTALL)
-        if not any(fixed in m and rx.fullmatch(m) for m in messages) and source not in UNREACHABLE:
-            never.append(source)
-    assert never == [], f"engine sentences never provoked (so not known to be recognised): {never}"
+def test_every_code_in_the_source_is_listed_and_every_listed_code_is_raised() -> None:
+    assert _literal_codes({"IllegalMove": 1, "no": 1}) == REFUSAL_CODES
+    assert _literal_codes({"Effect": 0}, EFFECT_CODES) == EFFECT_CODES
 
 
-#: Patterns of sentences the engine has but cannot reach (see UNREACHABLE; and no game ends with
-#: nobody left in, since the last player in wins).
-NEVER_SAID = {
-    "this is not a legal move",
-    "(?P<move>[^:]+) is not a legal move",
-    "(?P<frm>[a-i][1-9])-(?P<to>[a-i][1-9]) is not a legal move",
-    "nobody is left: the game ends",
-}
+def test_every_code_was_provoked() -> None:
+    met = {exc.code for exc, _ in refusals()} | {effect.code for effect, _ in effects()}
+    assert (REFUSAL_CODES | EFFECT_CODES) - met == UNREACHABLE
 
 
-def test_every_pattern_is_used() -> None:
-    """No dead pattern: each one recognises a sentence the engine says (or one said inside it)."""
-    texts = refusal_texts()
-    phrases = effect_phrases()
-    unused = []
-    for pattern, _ in (*engine_words._WHOLE, *engine_words._REASONS):
-        if not any(pattern.search(t) for t in texts):
-            unused.append(pattern.pattern)
-    for pattern, _ in engine_words._EFFECTS:
-        if not any(pattern.search(p) for p in phrases):
-            unused.append(pattern.pattern)
-    assert set(unused) == NEVER_SAID
-
-
-@pytest.mark.parametrize("lang", ["en", "fr", "de", "es", "ru"])
-def test_translating_never_fails_in_any_language(lang: str) -> None:
-    with translation.override(lang):
-        for text in refusal_texts()[:300]:
-            assert translate_illegal(text)
-        for phrase in effect_phrases()[:300]:
-            assert translate_effect(phrase)
+def test_the_codes_are_documented() -> None:
+    doc = (ENGINE.parent / "docs" / "engine-refusals.md").read_text(encoding="utf-8")
+    listed = set(re.findall(r"^\| `([a-z_]+)` \|", doc, re.MULTILINE))
+    assert listed == REFUSAL_CODES | EFFECT_CODES

@@ -156,7 +156,8 @@ def test_a_move_logs_a_line_with_its_table_ply_and_request_at_debug(
 
 
 def test_at_info_a_move_logs_nothing(alice: Actor, bob: Actor, caplog: pytest.LogCaptureFixture) -> None:
-    """Production's level: a line per move would be gigabytes a day (README "Metrics and logs")."""
+    """Production's level: a line per move would be gigabytes a day (docs/operators/operations.md,
+    "Metrics and logs")."""
     table = started_table([alice, bob], "pacru")
     with caplog.at_level(logging.INFO, logger="games.services"):
         ok = alice.post(f"/api/v1/tables/{table.pk}/moves/", {"ply": 0, "move": "e1-e2"})

@@ -4,8 +4,8 @@ The compose file and the systemd units each have one migrate step (the ``migrate
 ``pacru-migrate.service``) that every app process waits for; no web entrypoint or unit migrates
 on its own (each container raced the others, new workers ran on the old schema, and systemd killed a
 migration longer than the web's 90 s start timeout). And since a rolling deploy runs the migrations
-while the old code still serves, a migration newer than the last release may only add: the README's
-"Migrations and rolling deploys" (add, then use, then remove).
+while the old code still serves, a migration newer than the last release may only add
+(docs/operators/deploying.md, "Migrations and rolling deploys": add, then use, then remove).
 """
 
 from __future__ import annotations
@@ -195,7 +195,7 @@ def unsafe_operations(released: dict[str, str]) -> list[str]:
 def test_migrations_since_the_last_release_only_add() -> None:
     assert not unsafe_operations(LAST_RELEASED), (
         "a rolling deploy runs these while the old code serves; add, then use, then remove "
-        "(README: Migrations and rolling deploys)"
+        "(docs/operators/deploying.md: Migrations and rolling deploys)"
     )
 
 

@@ -1,5 +1,5 @@
-"""``REDIS_URL=sentinel://…`` (the README's Redis Sentinel set-up) works for the cache, the broker,
-readiness and the push publisher.
+"""``REDIS_URL=sentinel://…`` (the Sentinel set-up of docs/operators/several-hosts.md) works for the cache,
+the broker, readiness and the push publisher.
 
 Django's Redis cache and redis-py's ``from_url`` know no ``sentinel://`` scheme: the cache raised
 ValueError on every use, and ``GET /api/v1/tables/`` answered 500. Here the settings are built in a

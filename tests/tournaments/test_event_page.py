@@ -205,7 +205,9 @@ def test_your_game_is_ready_and_results_in_words(
     assert 'class="your-game"' not in page(one, t), "a finished table is no longer waiting"
 
     standings = section(html, "standings")
-    assert 'title="sum of the opponents&#x27; points"' in standings and ">Buchholz</abbr>" in standings
+    buchholz = "Buchholz: sum of the opponents&#x27; points, an opponent&#x27;s unplayed rounds"
+    assert f'title="{buchholz}' in standings
+    assert ">Buchholz</abbr>" in standings
     resign_all_but_last(second.pk, django_capture_on_commit_callbacks)
     t.refresh_from_db()
     assert t.current_round == 2

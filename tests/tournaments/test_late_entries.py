@@ -40,12 +40,14 @@ def test_a_bye_counts_as_a_game_against_fides_virtual_opponent() -> None:
     points = {p: r.points for p, r in rows.items()}
     assert points == {1: 3.0, 2: 3.0, 3: 1.0, 4: 2.0}
     virtual_1 = 1 + (1 - 1) + 0.5 * (4 - 2)
-    assert rows[1].tiebreaks["buchholz"] == points[2] + points[3] + points[4] + virtual_1
+    # Opponents' points count their own unplayed rounds as draws (FIDE): 4's bye (1) counts ½, 1's too.
+    counted_4, counted_1 = points[4] - 0.5, points[1] - 0.5
+    assert rows[1].tiebreaks["buchholz"] == points[2] + points[3] + counted_4 + virtual_1
     # Sonneborn-Berger: the beaten 2 and 3, and the virtual opponent (a bye is a win).
     assert rows[1].tiebreaks["sonneborn_berger"] == points[2] + points[3] + virtual_1
     assert rows[1].played == 3, "a bye is not a game played"
     # Player 4 lost round 1 (0 points before round 2): 0 + 0 + 0.5 * 2 = 1.
-    assert rows[4].tiebreaks["buchholz"] == points[3] + points[2] + points[1] + 1.0
+    assert rows[4].tiebreaks["buchholz"] == points[3] + points[2] + counted_1 + 1.0
 
 
 def test_a_missed_round_at_zero_is_a_loss_against_a_stronger_virtual_opponent() -> None:

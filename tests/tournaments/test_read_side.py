@@ -240,7 +240,7 @@ def check(schema: dict[str, Any], path: str, method: str, r: Any) -> Any:
 
 TOURNAMENT_KEYS = [
     "id", "league", "name", "game", "edition", "seats", "format", "rounds", "advance", "time_control",
-    "rated", "points_scale", "check_in", "status", "current_round", "registered",
+    "rated", "points_scale", "check_in", "requested_bye", "status", "current_round", "registered",
 ]  # fmt: skip
 
 

@@ -1,4 +1,4 @@
-"""Drop the stored positions of tables that ended long ago (the README's retention policy)."""
+"""Drop the stored positions of tables that ended long ago (docs/operators/backups.md, retention)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Back up the whole database into a folder (scripts/backup; README "Backups")."""
+"""Back up the whole database into a folder (scripts/backup; docs/operators/backups.md)."""
 
 from __future__ import annotations
 

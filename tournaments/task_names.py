@@ -1,0 +1,7 @@
+"""The names of tournaments' Celery tasks (registered in ``tournaments.tasks``; sent by the
+receivers and the beat schedule)."""
+
+from common.logging import table_task
+
+TABLE_FINISHED = table_task("tournaments.tasks.table_finished")
+LADDER_HOUSEKEEPING = "tournaments.tasks.ladder_housekeeping"
