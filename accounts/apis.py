@@ -3,8 +3,6 @@ their notifications."""
 
 from __future__ import annotations
 
-from django.conf import settings
-from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -19,7 +17,6 @@ from common.schema import ERROR
 from common.throttles import AuthAddressThrottle, client_address
 from common.validation import DB_INT_MAX, ascii_int
 from games import selectors as game_reads
-from games import services as games
 from games.serializers import PlayerOut, RegisterIn
 
 from . import kinds, notify, services
@@ -43,19 +40,7 @@ class RegisterApi(APIView):
     def post(self, request: Request) -> Response:
         data = RegisterWithEmailIn(data=request.data)
         data.is_valid(raise_exception=True)
-        fields = dict(data.validated_data)
-        email = fields.pop("email", "").strip()
-        if not email and settings.SIGNUP_EMAIL_REQUIRED:
-            raise InvalidInput(
-                "email: " + _("this site needs an e-mail address to sign up"),
-                fields={"email": [_("required")]},
-            )
-        if email:
-            email = services.clean_email(email)
-        with transaction.atomic():
-            player = games.player_register(**fields)
-            if email:
-                services.set_email(player.user, email, first=True, client=client_address(request))
+        player = services.sign_up(**data.validated_data, client=client_address(request))
         token, _created = Token.objects.get_or_create(user=player.user)
         body = PlayerOut(game_reads.player_list().get(pk=player.pk)).data
         return Response(

@@ -170,7 +170,7 @@ class OutboxPasswordResetForm(PasswordResetForm):
         stand_in = not user.pk
         self.mailed = True
         # Within a minute of the last one (or for nobody) the mail is made and thrown away.
-        discard = recently_mailed(user, f"reset:{user.pk}:") | stand_in
+        discard = recently_mailed(user=user, prefix=f"reset:{user.pk}:") | stand_in
         link = site_url(reverse("password_reset_confirm", args=[context["uid"], context["token"]]))
         mail_context = {
             "name": getattr(getattr(user, "player", None), "display_name", user.get_username()),

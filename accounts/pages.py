@@ -39,7 +39,7 @@ def _error_text(exc: ServiceError) -> str:
 @login_required
 def settings_account(request: HttpRequest) -> HttpResponse:
     user = request.user
-    account = services.account_of(user)
+    account = services.account_of(user=user)
     profile = forms.ProfileForm(initial={"display_name": user.player.display_name})
     email = forms.EmailForm(initial={"email": account.pending_email or user.email})
     prefs = forms.PreferencesForm(initial={"language": account.language, "time_zone": account.time_zone})
@@ -63,8 +63,8 @@ def settings_account(request: HttpRequest) -> HttpResponse:
             if email.is_valid():
                 try:
                     address = services.change_email(
-                        user,
-                        email.cleaned_data["email"],
+                        user=user,
+                        email=email.cleaned_data["email"],
                         password=email.cleaned_data["password"],
                         client=client_address(request),
                     )
@@ -92,7 +92,9 @@ def settings_account(request: HttpRequest) -> HttpResponse:
                 messages.info(request, _("%(address)s is already confirmed.") % {"address": address})
             else:
                 try:
-                    sent = services.send_verification(user, address, client=client_address(request))
+                    sent = services.send_verification(
+                        user=user, address=address, client=client_address(request)
+                    )
                 except ServiceError as exc:
                     messages.error(request, str(exc))
                 else:
@@ -111,7 +113,7 @@ def settings_account(request: HttpRequest) -> HttpResponse:
             if prefs.is_valid():
                 try:
                     services.set_preferences(
-                        user,
+                        user=user,
                         language=prefs.cleaned_data["language"],
                         time_zone=prefs.cleaned_data["time_zone"],
                     )
@@ -151,7 +153,7 @@ class PasswordChange(auth_views.PasswordChangeView):
     def form_valid(self, form: Any) -> HttpResponse:
         response = super().form_valid(form)  # keeps this browser signed in (a new session key)
         sessions.record(self.request, form.user)
-        services.password_changed(form.user, keep=self.request.session.session_key)
+        services.password_changed(user=form.user, keep=self.request.session.session_key)
         messages.success(
             self.request,
             _(
@@ -172,7 +174,7 @@ class PasswordResetConfirm(auth_views.PasswordResetConfirmView):
 
     def form_valid(self, form: Any) -> HttpResponse:
         response = super().form_valid(form)
-        services.password_changed(form.user, keep=self.request.session.session_key)
+        services.password_changed(user=form.user, keep=self.request.session.session_key)
         if self.request.user.is_authenticated and self.request.user.pk == form.user.pk:
             logout(self.request)  # this browser, too, was signed in with the old password
         devices.issue(response, form.user)
@@ -192,7 +194,12 @@ def settings_notifications(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "accounts/settings_notifications.html",
-        {"tab": "notifications", "form": form, "rows": rows, "verified": services.is_verified(request.user)},
+        {
+            "tab": "notifications",
+            "form": form,
+            "rows": rows,
+            "verified": services.is_verified(user=request.user),
+        },
     )
 
 
@@ -240,7 +247,7 @@ def settings_data(request: HttpRequest) -> HttpResponse:
         if form.is_valid():
             user = request.user
             try:
-                services.delete_account(user, form.cleaned_data["password"])
+                services.delete_account(user=user, password=form.cleaned_data["password"])
             except ServiceError as exc:
                 form.add_error("password" if exc.status_code == 403 else None, str(exc))
             else:
@@ -255,7 +262,7 @@ def settings_data(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def export_download(request: HttpRequest) -> HttpResponse:
-    data = services.export(request.user)
+    data = services.export(user=request.user)
     response = HttpResponse(data, content_type="application/zip")
     stamp = timezone.now().strftime("%Y%m%d")
     response["Content-Disposition"] = (
@@ -266,7 +273,7 @@ def export_download(request: HttpRequest) -> HttpResponse:
 
 def verify_email(request: HttpRequest, token: str) -> HttpResponse:
     try:
-        user = services.verify_email(token)
+        user = services.verify_email(token=token)
     except ServiceError as exc:
         return render(request, "accounts/verify.html", {"error": str(exc)}, status=400)
     return render(request, "accounts/verify.html", {"address": user.email})

@@ -19,6 +19,7 @@ from games.events import game_finished, turn_started
 from games.models import GameKind, Player, Seat, Table
 from games.results import GameResult
 from games.wording import describe
+from tournaments.competitions.selectors import final_places
 from tournaments.events import (
     challenge_changed,
     entered,
@@ -37,7 +38,6 @@ from tournaments.models import (
     RoundTable,
     Tournament,
 )
-from tournaments.selectors import final_places
 
 from . import sessions
 from .models import Notification

@@ -1,4 +1,5 @@
-"""Account actions: e-mail addresses and their verification, preferences, deletion, export.
+"""Account actions: signing up, e-mail addresses and their verification, preferences, deletion,
+export.
 
 Each action is one transaction, refuses bad input with a :class:`common.errors.ServiceError`
 saying why, and changes nothing when it refuses.
@@ -12,7 +13,7 @@ import re
 import secrets
 import zipfile
 from datetime import timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from zoneinfo import available_timezones
 
 from django.conf import settings
@@ -34,13 +35,16 @@ from games import services as games
 from games.models import Player, Seat, Table
 from ratings.models import Rating, RatingChange
 from tournaments import ladders
-from tournaments import services as events
+from tournaments.competitions import services as events
 from tournaments.models import AuditEntry, Challenge, LadderMember, QueueEntry, Registration, Tournament
 
 from . import sessions
 from .mail_limits import limited_error
 from .models import Account, Notification, NotificationSetting, OutgoingMail
 from .notify import queue_account_mail, site_url, verified_address
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 VERIFY_SALT = "accounts.verify-email"
 #: A verification link works this long.
@@ -49,12 +53,12 @@ VERIFY_DAYS = 7
 RESEND_SECONDS = 60
 
 
-def account_of(user: Any) -> Account:
+def account_of(*, user: User) -> Account:
     account, _created = Account.objects.get_or_create(user=user)
     return account
 
 
-def is_verified(user: Any) -> bool:
+def is_verified(*, user: User) -> bool:
     return bool(verified_address(user, Account.objects.filter(user=user).first()))
 
 
@@ -63,7 +67,7 @@ def _field(name: str, problem: str) -> str:
     return f"{name}: {problem}"
 
 
-def clean_email(email: str, user: Any | None = None) -> str:
+def clean_email(*, email: str) -> str:
     """The address, normalised, if it is valid. Whether another account has it is not said
     here (sign-up and the settings page answer the same for an address in use, so they do not
     tell who has an account): an address is only ever one account's once verified
@@ -86,10 +90,9 @@ def clean_email(email: str, user: Any | None = None) -> str:
     return f"{local}@{domain.lower()}"
 
 
-def verified_owner(address: str, user: Any | None = None) -> Any | None:
+def verified_owner(*, address: str, user: User | None = None) -> User | None:
     """The active account (other than ``user``) whose verified address ``address`` is, or None."""
-    User = get_user_model()
-    owners = User.objects.filter(
+    owners = get_user_model().objects.filter(
         email__iexact=address, is_active=True, account__email_verified_at__isnull=False
     )
     if user is not None:
@@ -97,16 +100,16 @@ def verified_owner(address: str, user: Any | None = None) -> Any | None:
     return owners.first()
 
 
-def recently_mailed(user: Any, prefix: str) -> bool:
+def recently_mailed(*, user: User, prefix: str) -> bool:
     since = timezone.now() - timedelta(seconds=RESEND_SECONDS)
     return OutgoingMail.objects.filter(user_id=user.pk, key__startswith=prefix, created_at__gt=since).exists()
 
 
-def _display(user: Any) -> str:
+def _display(user: User) -> str:
     return str(getattr(getattr(user, "player", None), "display_name", user.get_username()))
 
 
-def send_verification(user: Any, address: str, *, client: str = "") -> bool:
+def send_verification(*, user: User, address: str, client: str = "") -> bool:
     """Queue the mail with the link that verifies ``address`` for ``user``; False when one was
     sent in the last minute (so the button cannot be used to flood an inbox).
 
@@ -116,9 +119,9 @@ def send_verification(user: Any, address: str, *, client: str = "") -> bool:
     raised. An address in use counts as a fresh one does (one mail to it), so the answer tells
     nothing about who has it."""
     prefix = f"verify:{user.pk}:"
-    if recently_mailed(user, prefix):
+    if recently_mailed(user=user, prefix=prefix):
         return False
-    owner = verified_owner(address, user)
+    owner = verified_owner(address=address, user=user)
     if owner is not None:
         sent = queue_account_mail(
             owner,
@@ -151,13 +154,13 @@ def send_verification(user: Any, address: str, *, client: str = "") -> bool:
     return sent
 
 
-def _no_guests(user: Any) -> None:
+def _no_guests(user: User) -> None:
     if getattr(getattr(user, "player", None), "is_guest", False):
         raise Forbidden(_("a guest account cannot have an e-mail address: sign up for an account first"))
 
 
 @transaction.atomic
-def set_email(user: Any, email: str, *, first: bool = False, client: str = "") -> str:
+def set_email(*, user: User, email: str, first: bool = False, client: str = "") -> str:
     """Give ``user`` the address ``email``, to be verified by the link mailed to it.
 
     The first address (sign-up) is the account's at once, unverified. A change is kept aside
@@ -166,8 +169,8 @@ def set_email(user: Any, email: str, *, first: bool = False, client: str = "") -
     no account). Guest accounts cannot have an address (they would let anyone mail anyone
     without signing up)."""
     _no_guests(user)
-    email = clean_email(email, user)
-    account = account_of(user)
+    email = clean_email(email=email)
+    account = account_of(user=user)
     if first or not user.email:
         user.email = email
         user.save(update_fields=["email"])
@@ -179,12 +182,40 @@ def set_email(user: Any, email: str, *, first: bool = False, client: str = "") -
         account.pending_email = email
     account.save(update_fields=["email_verified_at", "pending_email"])
     if account.pending_email or not account.email_verified_at:
-        send_verification(user, account.pending_email or user.email, client=client)
+        send_verification(user=user, address=account.pending_email or user.email, client=client)
     return email
 
 
+def sign_up(
+    *, username: str, password: str, email: str = "", display_name: str = "", client: str = ""
+) -> Player:
+    """A new account, for the sign-up page and the register API alike (they differ only in how
+    they answer: a signed-in browser, or a token): the user and its player
+    (``games.services.player_register``: the username, look-alike, name and password rules),
+    its account row, and its ``email`` with the mail that verifies it (``client``, the asking
+    address, counts towards ``accounts.mail_limits``).
+
+    All or nothing in one transaction: a refusal at any step (a name taken meanwhile, a mail
+    limit reached) leaves no user behind. The mail is queued in the transaction and goes out
+    after the commit (``accounts.outbox``), so a sign-up that fails sends nothing."""
+    email = (email or "").strip()
+    if not email and settings.SIGNUP_EMAIL_REQUIRED:
+        raise InvalidInput(
+            _field("email", _("this site needs an e-mail address to sign up")),
+            fields={"email": [_("required")]},
+        )
+    if email:
+        email = clean_email(email=email)
+    with transaction.atomic():
+        player = games.player_register(username=username, password=password, display_name=display_name)
+        account_of(user=player.user)
+        if email:
+            set_email(user=player.user, email=email, first=True, client=client)
+    return player
+
+
 @transaction.atomic
-def change_email(user: Any, email: str, *, password: str, client: str = "") -> str:
+def change_email(*, user: User, email: str, password: str, client: str = "") -> str:
     """The settings page's change of address: it needs the current password (a browser left
     signed in must not hand the account to whoever reads the new address), and the old,
     verified address is told (within the mail limits) so that its owner learns of a change
@@ -193,9 +224,9 @@ def change_email(user: Any, email: str, *, password: str, client: str = "") -> s
     if not user.check_password(password or ""):
         problem = _("the password is not right: the address was not changed")
         raise Forbidden(_field("password", problem), fields={"password": [problem]})
-    account = account_of(user)
+    account = account_of(user=user)
     old = user.email if account.email_verified_at else ""
-    address = set_email(user, email, client=client)
+    address = set_email(user=user, email=email, client=client)
     if old and address.lower() != old.lower():
         queue_account_mail(
             user,
@@ -210,7 +241,7 @@ def change_email(user: Any, email: str, *, password: str, client: str = "") -> s
 
 
 @transaction.atomic
-def verify_email(token: str) -> Any:
+def verify_email(*, token: str) -> User:
     """Follow a verification link: the address it names becomes the account's, verified. It is
     then this account's alone: other accounts holding it unverified (or waiting to) lose it."""
     try:
@@ -219,14 +250,14 @@ def verify_email(token: str) -> Any:
         raise Conflict(_("this link has expired: ask for a new one on your settings page")) from None
     except signing.BadSignature:
         raise InvalidInput(_("this link is not valid: copy the whole link from the e-mail")) from None
-    User = get_user_model()
-    user = User.objects.select_for_update().filter(pk=data.get("u"), is_active=True).first()
+    users = get_user_model().objects
+    user = users.select_for_update().filter(pk=data.get("u"), is_active=True).first()
     if user is None:
         raise InvalidInput(_("this link belongs to an account that no longer exists"))
     address = str(data.get("e", ""))
-    if verified_owner(address, user) is not None:
+    if verified_owner(address=address, user=user) is not None:
         raise Conflict(_("another account has confirmed this address: use another one"))
-    account = account_of(user)
+    account = account_of(user=user)
     if address.lower() == (account.pending_email or "").lower():
         user.email = address
         user.save(update_fields=["email"])
@@ -239,11 +270,11 @@ def verify_email(token: str) -> Any:
     account.save(update_fields=["pending_email", "email_verified_at"])
     Player.objects.filter(user=user).update(email_verified=True)
     Account.objects.filter(pending_email__iexact=address).exclude(user=user).update(pending_email="")
-    User.objects.filter(email__iexact=address).exclude(pk=user.pk).update(email="")
+    users.filter(email__iexact=address).exclude(pk=user.pk).update(email="")
     return user
 
 
-def set_preferences(user: Any, *, language: str, time_zone: str) -> Account:
+def set_preferences(*, user: User, language: str, time_zone: str) -> Account:
     languages = {code for code, _ in settings.LANGUAGES}
     if language and language not in languages:
         raise InvalidInput(
@@ -256,7 +287,7 @@ def set_preferences(user: Any, *, language: str, time_zone: str) -> Account:
                 _("%(zone)s is not a time zone (e.g. Europe/Madrid)") % {"zone": repr(time_zone)},
             )
         )
-    account = account_of(user)
+    account = account_of(user=user)
     account.language = language
     account.time_zone = time_zone
     account.save(update_fields=["language", "time_zone"])
@@ -267,7 +298,7 @@ def set_preferences(user: Any, *, language: str, time_zone: str) -> Account:
 # Passwords
 
 
-def password_changed(user: Any, *, keep: str | None) -> int:
+def password_changed(*, user: User, keep: str | None) -> int:
     """After a password change or reset: end every session of ``user`` but ``keep`` (the browser
     that changed it, as Django's ``update_session_auth_hash``) and every API token, in the token
     cache too. Whoever knew the old password, or held a token got with it, is out; programs get
@@ -279,14 +310,14 @@ def password_changed(user: Any, *, keep: str | None) -> int:
 # Deletion
 
 
-def anonymous_name(player: Player) -> str:
+def anonymous_name(*, player: Player) -> str:
     """The name a deleted player is shown by. Nobody can take it first (``games.names.reserved``),
     and the player's key is a held one (``games.names.HELD``), so even a name taken before that
     rule cannot block a deletion."""
     return f"deleted player {player.pk}"
 
 
-def deleted_username(user: Any) -> str:
+def deleted_username(*, user: User) -> str:
     """A deleted account's username: ":" is refused in usernames by sign-up (the API and the
     page), so nobody can hold it first."""
     return f"deleted:{user.pk}"
@@ -303,7 +334,7 @@ def _scrub(value: Any, name: re.Pattern[str], label: str) -> Any:
     return value
 
 
-def scrub_name(player: Player, old: str, label: str) -> None:
+def scrub_name(*, player: Player, old: str, label: str) -> None:
     """Replace a deleted player's old name by ``label`` in other players' notifications and in
     the audit lines of the events they were in (in the same transaction as the deletion). The
     name is replaced where it stands as a whole word ("Al" in "Al resigned", not in "Alan")."""
@@ -328,7 +359,7 @@ def scrub_name(player: Player, old: str, label: str) -> None:
             Notification.objects.filter(pk=n.pk).update(params=params)
 
 
-def delete_account(user: Any, password: str) -> None:
+def delete_account(*, user: User, password: str) -> None:
     """Delete an account, keeping every game and result: the player is renamed "deleted player
     N", its personal data (name, address, preferences, notifications, sessions, token) removed,
     its games in play resigned, its open seats, registrations, ladder places and challenges left.
@@ -367,7 +398,8 @@ def delete_account(user: Any, password: str) -> None:
             ladders.ladder_leave(ladder=member.ladder, player=player)
         QueueEntry.objects.filter(player=player).delete()
 
-        old_name, label, username_key = player.display_name, anonymous_name(player), player.username_key
+        old_name, label = player.display_name, anonymous_name(player=player)
+        username_key = player.username_key
         # A held key: no name, taken now or before, can make the deletion fail (games.names.HELD).
         Player.objects.filter(pk=player.pk).update(
             display_name=label,
@@ -377,8 +409,8 @@ def delete_account(user: Any, password: str) -> None:
             username_key=username_key,
             username_held_until=timezone.now() + timedelta(days=settings.USERNAME_HOLD_DAYS),
         )
-        scrub_name(player, old_name, label)
-        user.username = deleted_username(user)
+        scrub_name(player=player, old=old_name, label=label)
+        user.username = deleted_username(user=user)
         user.email = ""
         user.first_name = user.last_name = ""
         user.is_active = False
@@ -405,12 +437,12 @@ def delete_account(user: Any, password: str) -> None:
 # Export
 
 
-def export(user: Any) -> bytes:
+def export(*, user: User) -> bytes:
     """A zip of one's own data: ``account.json``, ``games.json`` (every table with its seats,
     result and moves), ``ratings.json`` (current ratings and every change) and one game record
     per finished table under ``records/``."""
     player = user.player
-    account = account_of(user)
+    account = account_of(user=user)
     tables = list(
         Table.objects.filter(seats__player=player).prefetch_related("seats__player", "moves").order_by("pk")
     )

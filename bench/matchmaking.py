@@ -47,12 +47,12 @@ def simulate(
             queue.append((next_id, (rng.gauss(25, 6), sigma), float(tick)))
             next_id += 1
         waiting = [(pid, rating, tick - arrived) for pid, rating, arrived in queue]
-        for group in plan_queue_tables("pacru", seats, waiting, wait_limit):
+        for group in plan_queue_tables(game="pacru", seats=seats, waiting=waiting, wait_limit=wait_limit):
             members = [e for e in queue if e[0] in group]
             mus = [e[1][0] for e in members]
             waits.extend(tick - e[2] for e in members)
             spreads.append(max(mus) - min(mus))
-            if fairness("pacru", [e[1] for e in members]) < FAIR_SHARE:
+            if fairness(game="pacru", ratings=[e[1] for e in members]) < FAIR_SHARE:
                 forced += 1
             tables += 1
             queue = [e for e in queue if e[0] not in group]

@@ -28,7 +28,7 @@ def build(n_events: int, n_players: int) -> dict[str, Any]:
     from games import services
     from games.models import Player
     from tournaments import ladders
-    from tournaments import services as events
+    from tournaments.competitions import services as events
 
     boss = get_user_model().objects.create_superuser("boss", password="bench-pass-2026")
     boss_player = Player.objects.get_or_create(user=boss, defaults={"display_name": "Boss"})[0]

@@ -8,7 +8,7 @@ pairs (``max(0, pairs - meetings)``, the meetings being fixed by the table
 sizes), whether the schedule is perfect (every pair meets exactly once), and the
 spread of seat 1 and of the last seat (the most minus the fewest times a
 player sat there, every round seated by the service's own
-``tournaments.services._scheduled_round``: at most 1), and the time to build
+``tournaments.competitions.services.rounds._scheduled_round``: at most 1), and the time to build
 it; next to them the figures of the previous algorithm (the greedy build and
 60,000-step annealing alone, measured before the precomputed schedules came
 in: :data:`OLD`).
@@ -506,9 +506,10 @@ def run_search(budget: float, counts: list[int], seats_list: list[int], out: Pat
 
 
 def service_seating(schedule: list, n: int) -> Plan:
-    """The schedule as the service seats it: ``tournaments.services._scheduled_round`` round by round
-    (everyone present), on an unsaved event holding the schedule as ``start`` stores it. No database
-    is touched; Django is set up on the first call (``DATABASE_URL`` defaults to a SQLite file)."""
+    """The schedule as the service seats it: ``competitions.services.rounds._scheduled_round``
+    round by round (everyone present), on an unsaved event holding the schedule as ``start`` stores
+    it. No database is touched; Django is set up on the first call (``DATABASE_URL`` defaults to a
+    SQLite file)."""
     import os
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -516,14 +517,14 @@ def service_seating(schedule: list, n: int) -> Plan:
     import django
 
     django.setup()
-    from tournaments import services
+    from tournaments.competitions.services import rounds
     from tournaments.models import Tournament
 
     event = Tournament(schedule=[[list(t.players) for t in r.tables] for r in schedule])
     taken: dict[int, list[int]] = {p: [] for p in range(n)}
     plan: Plan = []
     for number in range(1, len(schedule) + 1):
-        rnd = services._scheduled_round(event, number, set(range(n)), taken)
+        rnd = rounds._scheduled_round(event, number, set(range(n)), taken)
         for t in rnd.tables:
             for seat, p in enumerate(t.players, start=1):
                 taken[p].append(seat)

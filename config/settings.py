@@ -378,7 +378,7 @@ RATED_NEEDS_VERIFIED_EMAIL = env_bool("RATED_NEEDS_VERIFIED_EMAIL", False)
 RATED_GAMES_SAME_PLAYERS_PER_DAY = int(os.environ.get("RATED_GAMES_SAME_PLAYERS_PER_DAY", "5"))
 #: Asked before an invitation fills a table with house bots only (a bot match): organisers only,
 #: within their daily bot-match limit. A dotted path (games must not import tournaments).
-BOT_MATCH_GATE = "tournaments.botmatches.bot_only_table_allowed"
+BOT_MATCH_GATE = "tournaments.organising.botmatches.bot_only_table_allowed"
 #: Called on every turn of the in-process sweeper (``manage.py clock_sweeper``, no Redis); the
 #: retention jobs among them run hourly (common.retention.every).
 LOCAL_SWEEPS = [

@@ -18,7 +18,6 @@ from dataclasses import dataclass
 
 from .board import (
     BORDERLAND,
-    BORDERLAND_CELLS,
     CELL_INDEX,
     CELL_NAMES,
     DIRECTION_NAMES,
@@ -31,13 +30,6 @@ from .board import (
 from .errors import IllegalMove, Param, Params
 from .notation import Parsed, move_text, parse
 from .state import State
-
-
-def _power(state: State, cell: int, seat: int) -> int:
-    if state.game == "shacru":
-        return 1
-    n = sum(1 for c in BORDERLAND_CELLS[BORDERLAND[cell]] if state.tiles[c] == seat)
-    return n or 1
 
 
 def explain_unlisted(state: State, frm: int, to: int, text: str) -> IllegalMove:
@@ -78,7 +70,7 @@ def explain_unlisted(state: State, frm: int, to: int, text: str) -> IllegalMove:
             allowed=allowed,
             direction=DIRECTION_NAMES[d],
         )
-    reach = _power(state, frm, me)
+    reach = state.power(frm, me)
     if k > reach:
         if state.game == "shacru":
             return no(
@@ -148,7 +140,7 @@ def _attackers(state: State, target: int, seat: int) -> list[int]:
         o = state.occ[c]
         if o < 0 or o >> 3 != seat:
             continue
-        reach = _power(state, c, seat)
+        reach = state.power(c, seat)
         for d in FORWARD[o & 7]:
             for step in RAYS[c][d][:reach]:
                 if state.occ[step] >= 0:

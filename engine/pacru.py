@@ -100,7 +100,13 @@ class PacruState(State):
 
     game = "pacru"
     has_editions = True
+    has_reorientation = True
+    notation_examples = ("a3-b4(c5)",)
     __slots__ = ()
+
+    def power(self, cell: int, seat: int) -> int:
+        """Its owner's markers in the chevron's borderland, at least 1 (RULES 6.1)."""
+        return power(self.tiles, cell, seat)
 
     @property
     def supply(self) -> int:
@@ -455,7 +461,39 @@ class PacruState(State):
         options = self.reorientations(cells[0])
         if not options.turns:
             return None
-        return {"cells": cells, "turns": list(options.turns), "removable": list(options.removable)}
+        payments = {t: self.cheapest_payment(options.removable, 2 * len(t)) for t in options.turns}
+        return {
+            "cells": cells,
+            "turns": list(options.turns),
+            "removable": list(options.removable),
+            "payments": payments,
+        }
+
+    def cheapest_payment(self, removable: tuple[str, ...], need: int) -> list[str]:
+        """``need`` of the ``removable`` markers whose loss costs the mover's chevrons the least power.
+
+        A suggestion only (RULES 6.4: the player chooses): pages offer it so that a reorientation
+        can be confirmed at once, and ask the engine because power is the engine's rule. Power
+        counts borderland by borderland, so the choice is made per borderland (the first found
+        wins a tie, reading the markers in field order); ``[]`` when too few are removable.
+        """
+        me = self.to_move
+        lands: dict[int, list[str]] = {}
+        for name in sorted(removable):
+            lands.setdefault(BORDERLAND[CELL_INDEX[name]], []).append(name)
+        best: dict[int, tuple[int, list[str]]] = {0: (0, [])}  # k markers: the cheapest found
+        for land, names in lands.items():
+            here = BORDERLAND_CELLS[land]
+            mine = sum(1 for c in here if self.tiles[c] == me)
+            chevrons = sum(1 for c in here if self.occ[c] >= 0 and self.occ[c] >> 3 == me)
+            found = dict(best)
+            for k, (cost, picked) in sorted(best.items()):
+                for j in range(1, min(len(names), need - k) + 1):
+                    total = cost + chevrons * (max(1, mine) - max(1, mine - j))
+                    if k + j not in found or total < found[k + j][0]:
+                        found[k + j] = (total, picked + names[:j])
+            best = found
+        return best[need][1] if need in best else []
 
     # -------------------------------------------------------- turn and end
     def _end_turn(self, mover: int, eliminations: list[tuple[int, str]]) -> None:

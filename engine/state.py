@@ -98,6 +98,12 @@ class State:
     game: ClassVar[str] = ""
     #: Whether the game is played in editions (Pacru) and a position stores one.
     has_editions: ClassVar[bool] = False
+    #: Whether a chevron may turn in place, paying markers (Pacru, RULES 6.4).
+    has_reorientation: ClassVar[bool] = False
+    #: Whether a border crossing takes a twist and the listed moves are complete (Shacru, Azacru).
+    has_twist: ClassVar[bool] = False
+    #: Moves written the way this game writes them, for a page's "e.g." hint (RULES §8).
+    notation_examples: ClassVar[tuple[str, ...]] = ()
     __slots__ = (
         "_eliminated",
         "_moves",
@@ -228,6 +234,23 @@ class State:
             if o >= 0 and (seat is None or o >> 3 == seat):
                 out.append((cell, o >> 3, o & 7))
         return out
+
+    def power(self, cell: int, seat: int) -> int:
+        """How many fields a chevron of ``seat`` standing on ``cell`` may move (RULES: its power).
+
+        Each game says (see the subclasses); pages show the engine's answer rather than
+        repeating the rule.
+        """
+        raise NotImplementedError
+
+    def powers(self) -> dict[str, int]:
+        """The power of every chevron on the board, by the name of its field.
+
+        >>> from engine import new_game
+        >>> new_game("shacru", 2).play("e1-e2").powers()["e2"]
+        1
+        """
+        return {CELL_NAMES[cell]: self.power(cell, seat) for cell, seat, _ in self.chevrons()}
 
     def _cells_of(self, seat: int) -> list[int]:
         occ = self.occ

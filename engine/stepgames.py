@@ -82,7 +82,13 @@ class ShacruState(State):
 
     game = "shacru"
     long_moves = False
+    has_twist = True
+    notation_examples = ("a3-b4>", "e1-e2")
     __slots__ = ()
+
+    def power(self, cell: int, seat: int) -> int:
+        """Shacru: always 1; Azacru (long moves): its owner's markers in its borderland, at least 1."""
+        return power(self.tiles, cell, seat) if self.long_moves else 1
 
     def _load_extra(self, position: dict[str, Any]) -> None:
         for key in ("end_triggered_by", "final_turns_left"):

@@ -53,6 +53,24 @@ class Variant:
             raise InvalidPosition(_edition_message(self, edition))
         return edition
 
+    @property
+    def rules(self) -> dict[str, Any]:
+        """What a page needs to know about this game's rules, so that it never tests the name.
+
+        ``reorientation``: a chevron may turn in place, paying markers; ``twist``: a border
+        crossing takes a twist and every listed move is complete; ``notation_examples``: moves
+        as this game writes them.
+
+        >>> variant("pacru").rules
+        {'reorientation': True, 'twist': False, 'notation_examples': ['a3-b4(c5)']}
+        """
+        cls = self.state_class
+        return {
+            "reorientation": cls.has_reorientation,
+            "twist": cls.has_twist,
+            "notation_examples": list(cls.notation_examples),
+        }
+
     def target(self, players: int) -> int | None:
         """Markers that win outright with this many players (Pacru: the supply), else ``None``."""
         return self.state_class.target_for(players)

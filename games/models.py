@@ -13,6 +13,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import pgettext_lazy
 
+import engine
+
 from .clocks import TimeControl
 from .names import HELD, name_key
 
@@ -199,6 +201,12 @@ class Table(models.Model):
     @property
     def is_active(self) -> bool:
         return self.status == self.Status.ACTIVE
+
+    @property
+    def rules(self) -> dict[str, Any]:
+        """What the game's rules offer (the engine's ``Variant.rules``), for templates that
+        would otherwise test the game's name."""
+        return engine.variant(self.game).rules
 
 
 class Seat(models.Model):

@@ -167,21 +167,27 @@ def table_version(table_id: int) -> tuple[str, bool] | None:
     return f"t{table_id}-{status}-{actions}-{ply}-{to_move}-{n_seats}-{stamp:.3f}", due
 
 
+def chevron_powers(position: dict[str, Any] | None) -> dict[str, int]:
+    """Each chevron's power by its field, as the engine counts it (``{}`` without a position):
+    pages show this rather than repeating the rule."""
+    return engine.load(position).powers() if position else {}
+
+
 def table_positions(table: Table, start: int = 0) -> dict[str, Any]:
     """The start position and the position after each action from ``start`` (replayed with the
-    engine), for stepping through a game: ``{"start", "actions": [{"seq", "ply", "seat",
-    "action", "position"}]}``."""
+    engine), for stepping through a game: ``{"start", "start_powers", "actions": [{"seq", "ply",
+    "seat", "action", "position", "powers"}]}`` (powers: :func:`chevron_powers`)."""
     state = initial_state(table)
-    first = state.to_dict()
+    first, first_powers = state.to_dict(), state.powers()
     out: list[dict[str, Any]] = []
     for move in Move.objects.filter(table=table).order_by("seq"):
         state = replay_step(state, move)
         if move.seq >= start:
             out.append(
                 {"seq": move.seq, "ply": move.ply, "seat": move.seat, "action": move.action,
-                 "position": state.to_dict()}
+                 "position": state.to_dict(), "powers": state.powers()}
             )  # fmt: skip
-    return {"start": first, "actions": out}
+    return {"start": first, "start_powers": first_powers, "actions": out}
 
 
 def lobby_version(user_id: int | None) -> str:

@@ -216,6 +216,14 @@ class TableDetailOut(TableOut):
         help_text="Pacru: chevron cells that may turn, affordable turns and the markers that may pay"
     )
     moves = serializers.SerializerMethodField()
+    powers = serializers.SerializerMethodField(
+        help_text="each chevron's power (how far it may move), by its field, as the engine counts it; "
+        "{} before the start"
+    )
+    rules = serializers.SerializerMethodField(
+        help_text="what the game's rules offer: reorientation (a chevron turns in place, paying markers), "
+        "twist (border crossings take a twist; listed moves are complete), notation_examples"
+    )
     server_time = serializers.SerializerMethodField(help_text="the server's clock, to correct for drift")
     clock_grace = serializers.SerializerMethodField(help_text="seconds past a deadline a move still counts")
 
@@ -227,6 +235,8 @@ class TableDetailOut(TableOut):
             "choices",
             "reorient",
             "moves",
+            "powers",
+            "rules",
             "server_time",
             "clock_grace",
         ]
@@ -254,6 +264,12 @@ class TableDetailOut(TableOut):
 
     def get_moves(self, table: Table) -> list[str]:
         return [m.action for m in table.moves.order_by("seq")]
+
+    def get_powers(self, table: Table) -> dict[str, int]:
+        return selectors.chevron_powers(table.position)
+
+    def get_rules(self, table: Table) -> dict[str, Any]:
+        return engine.variant(table.game).rules
 
 
 class MoveTableOut(serializers.Serializer):
@@ -336,8 +352,10 @@ class ActionPositionOut(serializers.Serializer):
     seat = serializers.IntegerField()
     action = serializers.CharField(help_text="the record line: a move, or resign N / timeout N")
     position = serializers.JSONField(help_text="the position after this action")
+    powers = serializers.JSONField(help_text="each chevron's power in that position, by its field")
 
 
 class PositionsOut(serializers.Serializer):
     start = serializers.JSONField(help_text="the start position")
+    start_powers = serializers.JSONField(help_text="each chevron's power at the start, by its field")
     actions = ActionPositionOut(many=True)

@@ -27,6 +27,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 VOLATILE = [
     (re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)?"), "<time>"),
     (re.compile(r"\b\d{4}-\d\d-\d\d\b"), "<date>"),
+    (re.compile(r"\b[A-Z][a-z]{2} \d\d [A-Z][a-z]{2} \d\d:\d\d\b"), "<when>"),  # "Sun 29 Nov 10:34"
     (re.compile(r"\b[0-9a-f]{40}\b"), "<token>"),
 ]
 

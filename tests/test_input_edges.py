@@ -19,7 +19,7 @@ from common import validation
 from common.validation import DB_INT_MAX
 from games import services as games
 from games.models import Table
-from tournaments import services as clubs
+from tournaments.competitions import services as clubs
 from tournaments.models import Announcement, Registration, Tournament
 
 from .games.conftest import Actor, as_organiser, ladder_for, started_table

@@ -29,7 +29,8 @@ from accounts.models import Notification
 from engine.playout import random_step
 from games import services as games
 from games.models import Player, Seat, Table
-from tournaments import ladders, services
+from tournaments import ladders
+from tournaments.competitions import services
 from tournaments.models import (
     Challenge,
     Ladder,
@@ -482,7 +483,7 @@ MATRIX: dict[str, dict[str, int]] = {
     # seated players or the creator (here the seated player), and staff (games.services.tables)
     "POST /api/v1/tables/{table_id}/invite-bot/": _row(401, 403, 403, 200, 403, 403, 200),
     # filling one's own table with house bots only is a bot match: organisers (the role) and staff
-    # (tournaments.botmatches.bot_only_table_allowed); a guest, a player, a seated player never
+    # (tournaments.organising.botmatches.bot_only_table_allowed); a guest, a player, a seated player never
     "POST /api/v1/tables/{table_id}/invite-bot/ bots only": _row(401, 403, 403, 403, 200, 200, 200),
     # a guest may join a casual table; the seated player has a seat already
     "POST /api/v1/tables/{table_id}/join/": _row(401, 200, 200, 409, 200, 200, 200),

@@ -55,7 +55,7 @@ def policy(response: Any) -> dict[str, list[str]]:
 def test_pages_are_sent_with_a_strict_policy_and_need_nothing_inline(client: Client) -> None:
     alice = Actor("alice")
     from games import services as games
-    from tournaments import services as tournaments
+    from tournaments.competitions import services as tournaments
 
     table = games.table_create(creator=alice.player, game="pacru", players=2)
     league = tournaments.league_create(organiser=as_organiser(alice.player), name="Policy Club")

@@ -6,7 +6,6 @@ from django.http import HttpRequest
 
 from common.errors import ServiceError
 
-from . import organisers
 from .models import (
     League,
     OrganiserRequest,
@@ -17,6 +16,7 @@ from .models import (
     Season,
     Tournament,
 )
+from .organising import roles as organisers
 
 
 @admin.register(League)

@@ -20,8 +20,13 @@ from common.schema import ERROR
 from common.validation import ascii_int
 from games.models import GameKind, Player
 
-from . import ladders, organisers, selectors, services
+from . import ladders
+from . import selectors as league_selectors
+from .competitions import selectors, services
+from .ladders import selectors as ladder_selectors
 from .models import Tournament
+from .organising import roles as organisers
+from .organising import selectors as organiser_selectors
 from .serializers import (
     ChallengeAcceptedOut,
     ChallengeIn,
@@ -57,7 +62,7 @@ def _someone(request: Request) -> Player:
     pid = data.validated_data.get("player")
     if pid is None:
         return request_player(request)
-    found = selectors.find_player(pid)
+    found = league_selectors.find_player(pid)
     if found is None:
         raise NotFound(_("there is no player %(id)s") % {"id": pid})
     return found
@@ -68,13 +73,13 @@ def _tournament(tournament_id: int) -> dict[str, Any]:
 
 
 def _ladder(ladder_id: int) -> dict[str, Any]:
-    return LadderOut(selectors.ladder_detail(ladder_id)).data  # type: ignore[no-any-return]
+    return LadderOut(ladder_selectors.ladder_detail(ladder_id)).data  # type: ignore[no-any-return]
 
 
 class LeagueListApi(APIView):
     @extend_schema(responses={200: LeagueOut(many=True)}, operation_id="leagues_list")
     def get(self, request: Request) -> Response:
-        return Response(LeagueOut(selectors.league_list(), many=True).data)
+        return Response(LeagueOut(league_selectors.league_list(), many=True).data)
 
     @extend_schema(
         request=LeagueIn,
@@ -85,7 +90,9 @@ class LeagueListApi(APIView):
         data = LeagueIn(data=request.data)
         data.is_valid(raise_exception=True)
         league = services.league_create(organiser=request_player(request), **data.validated_data)
-        return Response(LeagueOut(selectors.league_summary(league.slug)).data, status=status.HTTP_201_CREATED)
+        return Response(
+            LeagueOut(league_selectors.league_summary(league.slug)).data, status=status.HTTP_201_CREATED
+        )
 
 
 class LeagueDetailApi(APIView):
@@ -99,9 +106,9 @@ class LeagueJoinApi(APIView):
 
     @extend_schema(request=None, responses={200: LeagueOut, **_errors(401, 404)})
     def post(self, request: Request, slug: str) -> Response:
-        league = selectors.league(slug)
+        league = league_selectors.league(slug)
         services.league_join(league=league, player=request_player(request))
-        return Response(LeagueOut(selectors.league_summary(slug)).data)
+        return Response(LeagueOut(league_selectors.league_summary(slug)).data)
 
 
 class TournamentListApi(generics.ListAPIView):
@@ -142,7 +149,7 @@ class TournamentListApi(generics.ListAPIView):
         data = TournamentIn(data=request.data)
         data.is_valid(raise_exception=True)
         v = dict(data.validated_data)
-        league = selectors.league(v.pop("league"))
+        league = league_selectors.league(v.pop("league"))
         t = services.tournament_create(organiser=request_player(request), league=league, **v)
         return Response(_tournament(t.pk), status=status.HTTP_201_CREATED)
 
@@ -232,7 +239,7 @@ class LateEntryApi(APIView):
         data = LateEntryIn(data=request.data)
         data.is_valid(raise_exception=True)
         pid = data.validated_data["player"]
-        player = selectors.find_player(pid)
+        player = league_selectors.find_player(pid)
         if player is None:
             raise NotFound(_("there is no player %(id)s") % {"id": pid})
         invitation = services.late_entry(
@@ -282,7 +289,7 @@ class OrganiserRequestListApi(APIView):
 
     @extend_schema(responses={200: OrganiserRequestOut(many=True), **_errors(401)})
     def get(self, request: Request) -> Response:
-        rows = selectors.organiser_requests(request_player(request))
+        rows = organiser_selectors.organiser_requests(request_player(request))
         return Response(OrganiserRequestOut(rows, many=True).data)
 
     @extend_schema(
@@ -322,7 +329,7 @@ class OrganiserRequestActionApi(APIView):
 class LadderListApi(APIView):
     @extend_schema(responses={200: LadderBriefOut(many=True)}, operation_id="ladders_list")
     def get(self, request: Request) -> Response:
-        return Response(LadderBriefOut(selectors.ladder_list(), many=True).data)
+        return Response(LadderBriefOut(ladder_selectors.ladder_list(), many=True).data)
 
     @extend_schema(
         request=LadderIn,
@@ -334,7 +341,7 @@ class LadderListApi(APIView):
         data.is_valid(raise_exception=True)
         v = dict(data.validated_data)
         ladder = ladders.ladder_create(
-            organiser=request_player(request), league=selectors.league(v.pop("league")), **v
+            organiser=request_player(request), league=league_selectors.league(v.pop("league")), **v
         )
         return Response(_ladder(ladder.pk), status=status.HTTP_201_CREATED)
 
@@ -356,7 +363,7 @@ class LadderActionApi(APIView):
         operation_id="ladders_action",
     )
     def post(self, request: Request, ladder_id: int, action: str) -> Response:
-        ladder, me = selectors.ladder(ladder_id), request_player(request)
+        ladder, me = ladder_selectors.ladder(ladder_id), request_player(request)
         if action == "join":
             ladders.ladder_join(ladder=ladder, player=me)
         elif action == "leave":
@@ -368,7 +375,7 @@ class LadderActionApi(APIView):
         elif action == "challenge":
             data = ChallengeIn(data=request.data)
             data.is_valid(raise_exception=True)
-            target = selectors.find_player(data.validated_data["player"])
+            target = league_selectors.find_player(data.validated_data["player"])
             if target is None:
                 raise NotFound(_("there is no such player"))
             c = ladders.challenge_create(ladder=ladder, challenger=me, challenged=target)

@@ -12,7 +12,8 @@ from games import selectors as game_reads
 from games.models import Table
 from games.results import GameResult
 
-from . import ladders, services
+from . import ladders
+from .competitions import services
 from .models import Challenge, RoundTable
 
 log = logging.getLogger(__name__)
@@ -23,7 +24,7 @@ def table_finished(*, table_id: int, result: GameResult | None = None) -> str:
     tournament round (no-shows, the next round). Idempotent; ``result`` is read when not given."""
     result = result or game_reads.game_result(table_id)
     if result is not None:
-        ladders.challenge_table_finished(result)
+        ladders.challenge_table_finished(result=result)
     return services.table_finished(table_id=table_id, result=result)
 
 

@@ -151,7 +151,7 @@ class LateEntryInvitation(models.Model):
     """An organiser's late entry of another player into a running Swiss, waiting for that player's
     consent: nobody is put into an event (a rated one above all) without saying yes. The player
     accepts (and is entered from the next round, as a late entry is) or declines; one invitation
-    per player and event, so a declined player is not asked again (``tournaments.services``)."""
+    per player and event, so a declined player is not asked again (``tournaments.competitions.services``)."""
 
     class Status(models.TextChoices):
         PENDING = "pending", pgettext_lazy("invitation status", "waiting for an answer")
@@ -344,7 +344,7 @@ class QueueTable(models.Model):
 
 class OrganiserRole(models.Model):
     """The organiser role, granted by staff (admin, ``manage.py organiser``): it lets a player create
-    leagues and start bot matches (``tournaments.organisers``). Running a league's events needs
+    leagues and start bot matches (``tournaments.organising.roles``). Running a league's events needs
     being one of that league's ``organisers``, as before."""
 
     player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="organiser_role")

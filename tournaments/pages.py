@@ -16,7 +16,9 @@ from common.pages import before_id, keyset_page
 from common.players import request_player, visitor_player
 from games.models import GameKind
 
-from . import selectors, services
+from . import selectors as league_selectors
+from .competitions import selectors, services
+from .ladders import selectors as ladder_selectors
 from .models import Tournament
 
 
@@ -47,9 +49,9 @@ def league_page(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def league_join_page(request: HttpRequest, slug: str) -> HttpResponse:
-    """Join a league (``tournaments.services.league_join``)."""
+    """Join a league (``tournaments.competitions.services.league_join``)."""
     try:
-        league = selectors.league(slug)
+        league = league_selectors.league(slug)
     except NotFound:
         raise Http404("no such league") from None
     me = request_player(request)
@@ -109,9 +111,13 @@ def tournament_list_page(request: HttpRequest) -> HttpResponse:
 
 def ladder_list_page(request: HttpRequest) -> HttpResponse:
     game = _choice(request, "game", GameKind.choices)
-    context = {"ladders": selectors.ladder_directory(game or None), "games": GameKind.choices, "game": game}
+    context = {
+        "ladders": ladder_selectors.ladder_directory(game or None),
+        "games": GameKind.choices,
+        "game": game,
+    }
     return render(request, "tournaments/ladder_list.html", context)
 
 
 def league_list_page(request: HttpRequest) -> HttpResponse:
-    return render(request, "tournaments/league_list.html", {"leagues": selectors.league_directory()})
+    return render(request, "tournaments/league_list.html", {"leagues": league_selectors.league_directory()})

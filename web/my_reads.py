@@ -27,7 +27,8 @@ from games.services.abandoned import ABANDONED
 from games.wording import SEAT_ENDINGS, ResultText, describe_tables, names_list, ordinal
 from ratings.display import text as rating_text
 from ratings.models import Rating
-from tournaments import selectors as event_reads
+from tournaments.competitions import selectors as event_reads
+from tournaments.ladders import selectors as ladder_reads
 from tournaments.models import Challenge, LadderMember, Registration, Round, RoundTable, Tournament
 
 #: How many of each list My page shows.
@@ -339,7 +340,7 @@ def my_ladders(me: Player) -> MyLadders:
     mine = list(
         LadderMember.objects.filter(player=me).select_related("ladder__league").order_by("-joined")[:LADDERS]
     )
-    places = event_reads.ladder_places([m.ladder for m in mine], me.pk)
+    places = ladder_reads.ladder_places([m.ladder for m in mine], me.pk)
     for m in mine:
         place, count = places[m.ladder_id]
         positions.append({"ladder": m.ladder, "place": ordinal(place) if place else "", "of": count})

@@ -15,7 +15,6 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
-from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -101,6 +100,10 @@ class TableForm(forms.Form):
 
 
 class SignupForm(UserCreationForm):  # type: ignore[type-arg]
+    """The sign-up page's form. It checks the rules ``accounts.services.sign_up`` applies (the same
+    functions), so that every field's problem shows at once; the service checks them again, in
+    its transaction, and does all the writing (never ``form.save()``)."""
+
     display_name = forms.CharField(
         max_length=40,
         required=False,
@@ -145,7 +148,7 @@ class SignupForm(UserCreationForm):  # type: ignore[type-arg]
                 self.add_error("display_name", exc.extra.get("fields", {}).get("display_name", [str(exc)]))
         if data.get("email") and not self.has_error("email"):
             try:
-                data["email"] = account_services.clean_email(data["email"])
+                data["email"] = account_services.clean_email(email=data["email"])
             except ServiceError as exc:
                 self.add_error("email", exc.extra.get("fields", {}).get("email", [str(exc)]))
         return data
@@ -312,24 +315,37 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     return render(request, "games/table.html", context)
 
 
+def _signup_refused(form: SignupForm, exc: ServiceError) -> None:
+    """Show a refusal of ``accounts.services.sign_up`` on the field it is about (the form checked
+    the same rules first, so this is a name taken meanwhile, or a mail limit reached)."""
+    fields = exc.extra.get("fields") or {}
+    for field, problems in fields.items():
+        form.add_error(field if field in form.fields else None, problems)
+    if not fields:
+        form.add_error("email" if exc.status_code == 429 else None, str(exc))
+
+
 def signup(request: HttpRequest) -> HttpResponse:
+    """The sign-up page: the account is made by ``accounts.services.sign_up`` (as the register
+    API's is); the page signs the new player in (a session, where the API gives a token)."""
     if request.method == "POST":
         form = SignupForm(request.POST)
         if form.is_valid():
+            data = form.cleaned_data
             try:
-                with transaction.atomic():  # no account without its name (a concurrent sign-up took it)
-                    user = form.save()
-                    services.player_rename(player=user.player, display_name=form.cleaned_data["display_name"])
-                    if form.cleaned_data.get("email"):
-                        account_services.set_email(
-                            user, form.cleaned_data["email"], first=True, client=client_address(request)
-                        )
-            except ServiceError as exc:  # a name taken meanwhile, or the mail limits (accounts.mail_limits)
-                form.add_error("email" if exc.status_code == 429 else "display_name", str(exc))
+                player = account_services.sign_up(
+                    username=data["username"],
+                    password=data["password1"],
+                    email=data.get("email") or "",
+                    display_name=data["display_name"],
+                    client=client_address(request),
+                )
+            except ServiceError as exc:
+                _signup_refused(form, exc)
             else:
-                login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+                login(request, player.user, backend="django.contrib.auth.backends.ModelBackend")
                 # A confirmation link went out: the next page says so, and where to.
-                return redirect("signup-check-mail" if user.email else "home")
+                return redirect("signup-check-mail" if player.user.email else "home")
     else:
         form = SignupForm()
     return render(request, "registration/signup.html", {"form": form})
@@ -341,7 +357,7 @@ def signup_check_mail(request: HttpRequest) -> HttpResponse:
     to do if it does not come (send it again, correct the address). Without an address to
     confirm (none given, or already confirmed) there is nothing to wait for: the lobby."""
     address = request.user.email
-    if not address or account_services.is_verified(request.user):
+    if not address or account_services.is_verified(user=request.user):
         return redirect("home")
     return render(request, "registration/signup_check_mail.html", {"address": address})
 

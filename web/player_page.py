@@ -16,9 +16,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from ratings.pages import player_context
-from tournaments import selectors as event_reads
+from tournaments.competitions import selectors as event_reads
+from tournaments.ladders.selectors import ladder_places
 from tournaments.models import Ladder, LadderMember, Registration, Tournament
-from tournaments.selectors import ladder_places
 
 #: Events listed on the page (the most recent registrations); a note says when there are more.
 EVENTS_SHOWN = 12

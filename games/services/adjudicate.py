@@ -1,6 +1,6 @@
 """An official's result: ending a table with given ranks, or correcting a finished table's ranks.
 
-Tournament organisers use these (``tournaments.organiser_actions``): the ranks they enter end an
+Tournament organisers use these (``tournaments.organising.actions``): the ranks they enter end an
 unfinished table as if it had been played out (``game_finished`` is sent after the commit, so the
 apps that listen react as for any finished table; a seat already out ranks below every seat still
 playing, as in a game played out), or replace the ranks of a finished one (then

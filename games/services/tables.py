@@ -207,7 +207,7 @@ def _fills_with_house_bots_only(table: Table) -> bool:
 def _bot_match_gate() -> Any:
     """Who may start a bot match (``BOT_MATCH_GATE``, called with ``player`` and the locked
     ``table``; it raises to refuse). The rule and the organisers' daily limit live in
-    ``tournaments`` (organisers, ``tournaments.botmatches``), which games must not import; without
+    ``tournaments`` (organisers, ``tournaments.organising.botmatches``), which games must not import; without
     the setting only staff may."""
     path = getattr(settings, "BOT_MATCH_GATE", "")
     return import_string(path) if path else _staff_only

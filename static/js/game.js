@@ -111,15 +111,11 @@
     const [dx, dy] = disp(cell);
     return [X0 + dx * S, Y0 + dy * S];
   }
-  // A chevron's power (RULES: how far it may move): Shacru 1; otherwise the number of its
-  // owner's markers in the chevron's borderland, at least 1.
-  function power(tiles, cell, seat) {
-    if (T.game === "shacru") return 1;
-    const bc = Math.floor(FILES.indexOf(cell[0]) / 3), br = Math.floor((Number(cell[1]) - 1) / 3);
-    let n = 0;
-    for (let c = 3 * bc; c < 3 * bc + 3; c++)
-      for (let r = 3 * br + 1; r <= 3 * br + 3; r++) if (tiles[FILES[c] + r] === seat) n += 1;
-    return n || 1;
+  // A chevron's power (RULES: how far it may move), as the engine counted it: the table's
+  // "powers" for the live position, the positions' "powers" when stepping back (cell -> power).
+  // The page never counts it itself; the rule differs from game to game.
+  function power(powers, cell) {
+    return powers && powers[cell] ? powers[cell] : 1;
   }
   // The fields strictly between two fields on a line (what a connection change colours).
   function between(a, b) {
@@ -199,6 +195,7 @@
   function render() {
     const live = view === null;
     const position = live ? T.position : view < 0 ? history.start : history.actions[view].position;
+    const powers = live ? T.powers : view < 0 ? history.start_powers : history.actions[view].powers;
     const lastAction = live ? lastOf(T.moves) : view < 0 ? null : history.actions[view].action;
     const { tiles, chev } = decode(position);
     const hl = live ? highlights() : { sel: new Set(), targets: new Set(), choice: new Set(), picked: new Set(), preview: new Set(), paid: new Set(), turns: new Map(), from: null };
@@ -228,7 +225,7 @@
         seatShape(c.seat, x + S - 9, y + S - 9, 5, g, { class: "owner", stroke: c.seat === 2 ? "#fff" : "#333" });
         const t = el("text", { x: x + 8, y: y + S - 4, "font-size": 9, "text-anchor": "middle", fill: "#555", class: "seat-no" }, g);
         t.textContent = c.seat;
-        const p = power(tiles, cell, c.seat);
+        const p = power(powers, cell);
         el("circle", { cx: x + S - 9, cy: y + 9, r: 7.5, fill: "#fff", stroke: "#334155", "stroke-width": 1.2, class: "power-dot" }, g);
         const pt = el("text", { x: x + S - 9, y: y + 12.5, "font-size": 10, "font-weight": 700, "text-anchor": "middle", fill: "#0f172a", class: "power", "data-power": p }, g);
         pt.textContent = p;
@@ -251,7 +248,7 @@
         const sign = el("text", { x: x + S / 2, y: y + S / 2 + 7, "font-size": 20, "font-weight": 700, "text-anchor": "middle", fill: "#92400e" }, turn);
         sign.textContent = hl.turns.get(cell)[0] === ">" ? "↻" : "↺";
       }
-      g.setAttribute("aria-label", describeCell(cell, owner, c, hl, c ? power(tiles, cell, c.seat) : 0));
+      g.setAttribute("aria-label", describeCell(cell, owner, c, hl, c ? power(powers, cell) : 0));
       g.classList.toggle("clickable", hl.sel.has(cell) || hl.targets.has(cell) || hl.choice.has(cell) || hl.turns.has(cell) || hl.from === cell);
     }
     // Borderland borders: thick lines every three fields.
@@ -397,35 +394,18 @@
   }
 
   // The markers a reorientation is suggested to pay with (RULES 6.4: the player chooses; a click
-  // on a marker starts their own choice): those whose loss costs the player's chevrons the least
-  // power, counted borderland by borderland (power is the owner's markers there, at least 1).
-  function suggestPayment(need) {
-    const { tiles, chev } = decode(T.position);
-    const land = (c) => 3 * Math.floor(FILES.indexOf(c[0]) / 3) + Math.floor((Number(c[1]) - 1) / 3);
-    const lands = new Map();
-    for (const c of T.reorient.removable.slice().sort()) lands.set(land(c), (lands.get(land(c)) || []).concat([c]));
-    let best = [{ cost: 0, cells: [] }]; // best[k]: the cheapest k markers found so far
-    for (const [key, cells] of lands) {
-      const here = CELLS.filter((c) => land(c) === key);
-      const n = here.filter((c) => tiles[c] === ME).length;
-      const chevrons = here.filter((c) => chev[c] && chev[c].seat === ME).length;
-      const next = best.slice();
-      best.forEach((b, k) => {
-        for (let j = 1; j <= cells.length && k + j <= need; j++) {
-          const cost = b.cost + chevrons * (Math.max(1, n) - Math.max(1, n - j));
-          if (!next[k + j] || cost < next[k + j].cost) next[k + j] = { cost, cells: b.cells.concat(cells.slice(0, j)) };
-        }
-      });
-      best = next;
-    }
-    return best[need] ? best[need].cells : [];
+  // on a marker starts their own choice): the engine's choice for this turn (reorient.payments),
+  // the markers whose loss costs the player's chevrons the least power.
+  function suggestPayment(t) {
+    const payments = (T.reorient && T.reorient.payments) || {};
+    return (payments[t] || []).slice();
   }
 
   // A turn is picked (a field beside the chevron, or a button): the payment comes suggested, so
   // the move can be confirmed at once.
   function startTurn(t) {
     sel.turn = t;
-    sel.paid = suggestPayment(t.length * 2);
+    sel.paid = suggestPayment(t);
     sel.suggested = sel.paid.length === t.length * 2;
     sel.stage = sel.suggested ? "confirm" : "reorient-pay";
     update();
@@ -497,8 +477,9 @@
   }
 
   function chooseBase(bases) {
-    // Shacru/Azacru: the listed moves are complete; several of them differ only by the twist.
-    if (T.game !== "pacru") {
+    // A game with twists (the table's rules): the listed moves are complete; several of them
+    // differ only by the twist.
+    if (T.rules && T.rules.twist) {
       sel.base = baseOf(bases[0]);
       sel.variants = bases;
       sel.stage = bases.length === 1 ? "confirm" : "twist";
@@ -791,6 +772,7 @@
     const previous = T;
     T = data;
     offset = Date.parse(T.server_time) - Date.now();
+    if (!previous) showNotationExamples();
     if (wasOpen && T.status !== "open") {
       location.reload();
       return;
@@ -1310,10 +1292,13 @@
     if (T) update();
   });
   const notationInput = $("notation");
-  if (notationInput) {
-    notationInput.placeholder = boot.game === "pacru"
-      ? fill(gettext("e.g. %(example)s"), { example: "a3-b4(c5)" })
-      : fill(gettext("e.g. %(example)s or %(other)s"), { example: "a3-b4>", other: "e1-e2" });
+  // The typed-move hint: moves as this game writes them (the table's rules, from the engine).
+  function showNotationExamples() {
+    const examples = (T && T.rules && T.rules.notation_examples) || [];
+    if (!notationInput || !examples.length) return;
+    notationInput.placeholder = examples.length > 1
+      ? fill(gettext("e.g. %(example)s or %(other)s"), { example: examples[0], other: examples[1] })
+      : fill(gettext("e.g. %(example)s"), { example: examples[0] });
   }
   // On a narrow screen the prompt and its buttons go right under the board (and its lower
   // player strip); on a wide one they head the side column, beside the board.

@@ -21,7 +21,7 @@ from games import services as games
 from games.models import Player, Seat, Table
 from ratings.models import RatingChange
 from tests.games.conftest import Actor, as_organiser, every_seat_moves, play_random, started_table
-from tournaments import services as clubs
+from tournaments.competitions import services as clubs
 from tournaments.models import Registration, Tournament
 
 from .conftest import verified

@@ -118,7 +118,7 @@ def test_a_guest_cannot_set_an_address(db: None, settings: Any) -> None:
     browser.post("/play-bot/", {"level": "random", "game": "pacru"})
     guest = get_user_model().objects.get(player__is_guest=True)
     with pytest.raises(Forbidden):
-        services.set_email(guest, "victim@example.org")
+        services.set_email(user=guest, email="victim@example.org")
     answer = browser.post("/accounts/settings/", {"action": "email", "email": "victim@example.org"})
     assert answer.status_code == 200
     assert Account.objects.filter(user=guest, pending_email__gt="").count() == 0

@@ -22,7 +22,7 @@ from games import services as games
 from games.models import Player
 from games.names import HELD, name_key
 from tests.games.conftest import Actor, as_organiser
-from tournaments import services as clubs
+from tournaments.competitions import services as clubs
 from tournaments.models import AuditEntry
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -76,7 +76,7 @@ def test_a_deletion_succeeds_even_if_its_names_were_taken_before(db: None, alice
     squatter = get_user_model().objects.create_user(username=f"deleted-{user.pk}", password="x-long-pass-1")
     label = f"deleted player {alice.player.pk}"
     Player.objects.filter(user=squatter).update(display_name=label, name_key=name_key(label))
-    services.delete_account(user, PASSWORD)
+    services.delete_account(user=user, password=PASSWORD)
     user.refresh_from_db()
     player = Player.objects.get(pk=alice.player.pk)
     assert user.username == f"deleted:{user.pk}" and not user.is_active
@@ -142,7 +142,7 @@ def test_deletion_scrubs_the_name_from_audit_lines_and_others_notifications(
         key="t:1",
         params={"game": "Pacru", "opponents": ["Alice", "Carol"], "table": 1},
     )
-    services.delete_account(alice.player.user, PASSWORD)
+    services.delete_account(user=alice.player.user, password=PASSWORD)
     label = f"deleted player {alice.player.pk}"
     line.refresh_from_db()
     assert line.detail["name"] == label
@@ -154,7 +154,7 @@ def test_deletion_scrubs_the_name_from_audit_lines_and_others_notifications(
 
 def test_a_deleted_accounts_username_is_held_for_a_while(db: None, alice: Actor, settings: Any) -> None:
     settings.USERNAME_HOLD_DAYS = 30
-    services.delete_account(alice.player.user, PASSWORD)
+    services.delete_account(user=alice.player.user, password=PASSWORD)
     for username in ("alice", "Alice", "\u0430lice"):
         assert signup_page(username).status_code == 200
     assert register("alice").status_code == 409

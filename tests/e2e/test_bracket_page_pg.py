@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from games import services as games
 from games.models import Player, Table
 from tests.games.conftest import as_organiser
-from tournaments import services as events
+from tournaments.competitions import services as events
 from tournaments.models import Round, Tournament
 
 from .conftest import PASSWORD, Browsers, for_docs

@@ -19,7 +19,7 @@ from games import services as games
 from games.models import Player, Table
 from tests.games.conftest import as_organiser
 from tournaments import ladders
-from tournaments import services as events
+from tournaments.competitions import services as events
 from tournaments.models import AuditEntry, Ladder, League, Tournament
 
 from .conftest import PASSWORD, Browsers, for_docs

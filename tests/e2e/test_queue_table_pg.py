@@ -23,8 +23,8 @@ from tests.games.conftest import Actor, as_organiser
 from tests.live import conftest as live
 from tests.live.conftest import REDIS, Uvicorn
 from tournaments import ladders
+from tournaments.competitions.services import league_create
 from tournaments.models import Ladder
-from tournaments.services import league_create
 
 from .conftest import Browsers
 
@@ -108,7 +108,7 @@ def test_each_queue_page_goes_to_its_table_when_the_table_forms(
 
         # The housekeeping forms the table (here: this process, publishing on Redis after the commit).
         settings.REDIS_URL = REDIS
-        (table,) = ladders.matchmake(ladder)
+        (table,) = ladders.matchmake(ladder=ladder)
         table_url = f"{server.url}/tables/{table.pk}/"
         for name, page in pages.items():
             page.wait_for_url(table_url, timeout=10_000)

@@ -15,7 +15,7 @@ from playwright.sync_api import Page, expect
 from games import services as games
 from games.models import Player
 from tests.games.conftest import as_organiser
-from tournaments import services as events
+from tournaments.competitions import services as events
 from tournaments.models import Tournament
 
 from .conftest import PASSWORD, Browsers

@@ -47,6 +47,9 @@ def reference_turn_options(state: engine.State) -> dict[str, Any]:
                     "cells": cells,
                     "turns": list(options.turns),
                     "removable": list(options.removable),
+                    "payments": {
+                        t: state.cheapest_payment(options.removable, 2 * len(t)) for t in options.turns
+                    },
                 }
     return {"base_moves": bases, "choices": choices, "reorient": reorient}
 
@@ -208,6 +211,14 @@ def test_turn_options_pacru_mid_game_with_meeting_and_reorientation():
         "cells": ["e4", "e6"],
         "turns": ["<", ">", "<<", ">>"],
         "removable": ["a1", "b2", "c3", "d4", "e5"],
+        # The cheapest in power: a1, b2 and c3 lie where seat 1 has no chevron; then d4 (e4 and
+        # e6 each lose one) before e5 (the same loss, later in field order).
+        "payments": {
+            "<": ["a1", "b2"],
+            ">": ["a1", "b2"],
+            "<<": ["a1", "b2", "c3", "d4"],
+            ">>": ["a1", "b2", "c3", "d4"],
+        },
     }
     # Direct computation from choices() and reorientations().
     for base in options["base_moves"]:

@@ -107,7 +107,7 @@ def as_organiser(player: Any) -> Any:
 def ladder_for(*actors: Actor) -> Any:
     """A league and a position ladder (organised by the first actor) with the actors on it."""
     from tournaments import ladders
-    from tournaments import services as clubs
+    from tournaments.competitions import services as clubs
 
     org = as_organiser(actors[0].player)
     league = clubs.league_create(organiser=org, name="Correspondence Club")

@@ -22,7 +22,7 @@ from games.guests import cleanup_guests
 from games.housebots import house_bot
 from games.models import Player, Table
 from tournaments import ladders
-from tournaments import services as events
+from tournaments.competitions import services as events
 
 from .conftest import Actor, as_organiser
 

@@ -21,7 +21,7 @@ from django.utils import timezone
 from games import selectors, services
 from games.models import Player, Seat, Table
 from ratings.tasks import rate_pending
-from tournaments import services as events
+from tournaments.competitions import services as events
 
 from .conftest import Actor, as_organiser, started_table
 

@@ -17,9 +17,9 @@ from django.utils import timezone
 from games import services
 from games.models import Table
 from tournaments import ladders
-from tournaments import services as events
+from tournaments.competitions import services as events
+from tournaments.competitions.selectors import tournament_standings
 from tournaments.models import Challenge, Ladder, League, Tournament
-from tournaments.selectors import tournament_standings
 
 from .conftest import Actor, as_organiser, play_random, started_table
 

@@ -15,7 +15,7 @@ from common.errors import Forbidden
 from games import services
 from games.models import Table
 from tournaments import ladders
-from tournaments import services as events
+from tournaments.competitions import services as events
 from tournaments.models import League, Tournament
 
 from .conftest import Actor, as_organiser, started_table

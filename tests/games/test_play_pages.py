@@ -91,6 +91,7 @@ def test_the_table_lists_reorientation_choices_once_markers_can_pay(alice: Actor
         "cells": ["e1", "b4", "h4", "i9"],
         "turns": ["<", ">"],  # two markers: 45° only
         "removable": ["c5", "g5"],
+        "payments": {"<": ["c5", "g5"], ">": ["c5", "g5"]},
     }
     assert body["choices"]["b4-c5"]["effects"] == []  # b5 → b5: no crossing
     assert "a3" not in body["reorient"]["cells"]

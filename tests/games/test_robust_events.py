@@ -21,8 +21,8 @@ from common import metrics
 from games import events as game_events
 from tournaments import events as event_events
 from tournaments import ladders
+from tournaments.competitions.services import league_create
 from tournaments.models import LateEntryInvitation, Tournament
-from tournaments.services import league_create
 
 from ..tournaments.test_formats_flow import make_event
 from .conftest import Actor, as_organiser
@@ -115,7 +115,7 @@ def test_a_failing_receiver_fails_no_write_and_stops_no_other_receiver(
         ladders.ladder_join(ladder=queue_ladder, player=member.player)
         queued = member.post(f"/api/v1/ladders/{queue_ladder.pk}/queue/")
         assert queued.status_code == 200, queued.json()
-    (formed,) = ladders.matchmake(queue_ladder)
+    (formed,) = ladders.matchmake(ladder=queue_ladder)
     assert formed.seats.count() == 3
 
     # An event: an organiser's registration, the start, a late entry invited and answered.

@@ -18,7 +18,7 @@ from games.models import Move, Seat, Table
 from games.services.timeouts import clock_timeout_apply
 from games.services.transitions import grace
 from tournaments import ladders
-from tournaments import services as events
+from tournaments.competitions import services as events
 from tournaments.models import Challenge, League, Tournament
 from web import my_reads
 
@@ -114,7 +114,7 @@ def test_a_queue_table_links_its_ladder(
     for p in (alice, bob, carol):
         ladders.ladder_join(ladder=ladder, player=p.player)
         ladders.queue_join(ladder=ladder, player=p.player)
-    (table,) = ladders.matchmake(ladder, now=timezone.now() + timedelta(hours=1))
+    (table,) = ladders.matchmake(ladder=ladder, now=timezone.now() + timedelta(hours=1))
     assert f'Part of <a href="/ladders/{ladder.pk}/">Trio: table from the matchmaking queue</a>' in page(
         table
     )

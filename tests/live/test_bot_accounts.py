@@ -26,7 +26,7 @@ from games.housebots import house_bot
 from games.models import Player, Table
 from tests.games.conftest import Actor, as_organiser
 from tournaments import ladders
-from tournaments import services as events
+from tournaments.competitions import services as events
 from tournaments.models import LadderMember, Registration
 
 URL = "/api/v1/account/bot/"

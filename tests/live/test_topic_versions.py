@@ -11,7 +11,7 @@ from games import services as games
 from live.reads import _topic_version, parse_topic
 from tests.games.conftest import Actor, as_organiser, started_table
 from tournaments import ladders
-from tournaments import services as clubs
+from tournaments.competitions import services as clubs
 
 # The reads close stale connections (as the hub's threads must): the tests commit, like the hub sees.
 pytestmark = pytest.mark.django_db(transaction=True)

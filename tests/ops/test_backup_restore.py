@@ -22,7 +22,7 @@ from common.backups import BackupError, pg_tool, server_major
 from games import services
 from games.models import Move, Table
 from ratings.models import Rating
-from tournaments import services as events
+from tournaments.competitions import services as events
 from tournaments.models import RoundTable, Tournament
 
 from ..games.conftest import Actor, as_organiser, every_seat_moves, play_random, started_table

@@ -19,7 +19,10 @@ from games import services as games
 from games.models import Player, Table
 from ratings.models import Rating
 from ratings.services import apply_pending
-from tournaments import ladders, selectors, services
+from tournaments import ladders
+from tournaments.competitions import selectors as event_selectors
+from tournaments.competitions import services
+from tournaments.ladders import selectors
 from tournaments.models import Ladder, League, Round, Tournament
 
 from ..games.conftest import Actor, as_organiser, every_seat_moves
@@ -174,7 +177,7 @@ def test_the_player_page_shows_events_with_final_places_and_ladder_positions(
     html = Client().get(f"/players/{me.pk}/").content.decode()
 
     events = section(html, "events")
-    standings = {s.player: s.place for s in selectors.tournament_standings(done)}
+    standings = {s.player: s.place for s in event_selectors.tournament_standings(done)}
     word = {1: "1st", 2: "2nd"}[standings[me.pk]]
     assert f'<a href="/tournaments/{done.pk}/">Autumn Swiss</a>' in events
     assert re.search(rf"Autumn Swiss</a>.*?finished: <strong>{word}</strong> of 2", events, re.S)

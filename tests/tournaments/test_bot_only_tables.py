@@ -11,8 +11,9 @@ import pytest
 from games import services as games
 from games.models import Seat, Table
 from tests.games.conftest import Actor, as_organiser
-from tournaments import botmatches, organisers
 from tournaments.models import OrganiserRole
+from tournaments.organising import botmatches
+from tournaments.organising import roles as organisers
 
 
 @pytest.fixture(autouse=True)
@@ -65,14 +66,14 @@ def test_a_bot_match_made_by_invitations_counts_against_the_organisers_daily_lim
     assert org.post(f"/api/v1/tables/{first}/invite-bot/", {"level": "random"}).status_code == 200
     assert org.post(f"/api/v1/tables/{first}/invite-bot/", {"level": "greedy"}).status_code == 200
     assert Table.objects.get(pk=first).status == Table.Status.ACTIVE
-    assert organisers.bot_tables_started(org.player) == 1
+    assert organisers.bot_tables_started(player=org.player) == 1
     # One table left today: a bot-match series of two no longer fits.
     with pytest.raises(organisers.BotMatchLimit):
         botmatches.bot_match_start(by=org.player, game="pacru", levels=["random", "greedy"], games_count=2)
     second = _empty_table(org)
     assert org.post(f"/api/v1/tables/{second}/invite-bot/", {"level": "random"}).status_code == 200
     assert org.post(f"/api/v1/tables/{second}/invite-bot/", {"level": "greedy"}).status_code == 200
-    assert organisers.bot_tables_started(org.player) == 2
+    assert organisers.bot_tables_started(player=org.player) == 2
     third = _empty_table(org)
     assert org.post(f"/api/v1/tables/{third}/invite-bot/", {"level": "random"}).status_code == 200
     before = _seats(third)

@@ -17,9 +17,9 @@ from django.test import Client
 
 from common.errors import InvalidInput
 from games.models import Table
-from tournaments import organiser_actions as actions
-from tournaments import selectors, services
+from tournaments.competitions import selectors, services
 from tournaments.models import League, Round, Tournament
+from tournaments.organising import actions
 
 from ..games.conftest import Actor, as_organiser
 from .test_formats_flow import current_tables

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from common.errors import Conflict, InvalidInput
 from games.models import Table
-from tournaments import selectors, services
+from tournaments.competitions import selectors, services
 from tournaments.models import Round, Tournament
 from tournaments.pairing import double_elim as de
 from tournaments.pairing.bracket import RoundRecord, TableRecord

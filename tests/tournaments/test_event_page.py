@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from games import services as games
 from games.models import Player, Table
-from tournaments import services
+from tournaments.competitions import services
 from tournaments.models import Announcement, League, Registration, Round, Tournament
 
 from ..games.conftest import Actor, as_organiser

@@ -13,7 +13,8 @@ from django.utils import timezone
 from common.errors import Conflict, Forbidden, InvalidInput
 from games.models import Player, Table
 from ratings.models import Rating
-from tournaments import pairing, services
+from tournaments import pairing
+from tournaments.competitions import services
 from tournaments.models import AuditEntry, League, Registration, Round, Tournament
 
 from ..games.conftest import Actor, as_organiser

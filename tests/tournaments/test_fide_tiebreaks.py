@@ -20,7 +20,7 @@ from django.test import Client
 
 from games import services as games
 from games.models import Table
-from tournaments import selectors
+from tournaments.competitions import selectors
 from tournaments.models import League, Round
 from tournaments.standings import TableResult, Unplayed, standings
 

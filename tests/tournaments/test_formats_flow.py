@@ -10,7 +10,7 @@ from django.conf import settings
 
 from games import services as games
 from games.models import Table
-from tournaments import selectors, services
+from tournaments.competitions import selectors, services
 from tournaments.models import Registration, Round, Tournament
 
 from ..games.conftest import Actor, as_organiser, every_seat_moves

@@ -13,9 +13,9 @@ import pytest
 from accounts.models import Notification
 from common.errors import Conflict
 from games.models import Table
-from tournaments import organiser_actions as actions
-from tournaments import selectors, services
+from tournaments.competitions import selectors, services
 from tournaments.models import AuditEntry, Round, Tournament
+from tournaments.organising import actions
 from tournaments.pairing import double_elim as de
 
 from ..games.conftest import Actor
@@ -85,7 +85,7 @@ def test_a_grand_final_corrected_for_the_losers_champion_reopens_the_event_and_p
     assert not any(r.tiebreaks["eliminated_in"] == 0 for r in rows[2:]), "the others stay eliminated"
     entry = AuditEntry.objects.get(tournament=t, action="reopen")
     assert entry.by == org and entry.detail == {"round": planned}
-    assert "reopened the event after round" in actions.audit_log(t)[0].what + actions.audit_log(t)[1].what
+    assert "reopened the event after round" in actions.audit_log(t=t)[0].what + actions.audit_log(t=t)[1].what
     told = Notification.objects.filter(kind="event", key=f"event:{t.pk}:reopened:{planned}")
     assert told.count() == 4 and told.first().params["state"] == "reopened"
     # a round entered for the reset is told as the event's end once played

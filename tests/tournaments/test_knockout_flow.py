@@ -11,7 +11,7 @@ from django.test import Client
 
 from common.errors import Conflict, InvalidInput
 from games.models import Table
-from tournaments import selectors, services
+from tournaments.competitions import selectors, services
 from tournaments.models import Round, Tournament
 
 from ..games.conftest import Actor

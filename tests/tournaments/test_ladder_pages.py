@@ -16,8 +16,8 @@ from common.errors import ServiceError
 from games import services as games
 from games.models import Player, Table
 from tournaments import finished, ladders
+from tournaments.competitions.services import league_create
 from tournaments.models import Challenge, Ladder, LadderMember, QueueEntry
-from tournaments.services import league_create
 
 from ..games.conftest import Actor, as_organiser
 
@@ -274,7 +274,7 @@ def test_queue_tables_appear_in_the_history(people: dict[str, Player]) -> None:
         ladders.queue_join(ladder=ladder, player=p[name])
     ladder.queue_wait_seconds = 0
     ladder.save()
-    (table,) = ladders.matchmake(ladder)
+    (table,) = ladders.matchmake(ladder=ladder)
     for name in ("ann", "ben"):
         games.game_resign(table_id=table.pk, player=p[name])
     history = page(None, ladder).split("<h2>Recent ladder games</h2>", 1)[1]

@@ -14,15 +14,16 @@ from games import services as games
 from games.models import Player
 from games.selectors import game_result
 from tournaments import ladders
+from tournaments.competitions.services import league_create
+from tournaments.ladders.selectors import ladder_order
 from tournaments.models import Challenge, Ladder, LadderMember, QueueEntry
-from tournaments.services import league_create
 
 from ..games.conftest import Actor, as_organiser
 from .test_ladders import rate
 
 
 def places(ladder: Ladder) -> list[int]:
-    return [row["player"] for row in ladders.ladder_order(ladder)]
+    return [row["player"] for row in ladder_order(ladder)]
 
 
 @pytest.fixture
@@ -68,7 +69,7 @@ def test_a_winning_challenger_takes_the_place_and_the_others_move_down(
     assert c.outcome == "challenger"
     assert places(ladder) == [p[0].pk, p[4].pk, p[1].pk, p[2].pk, p[3].pk, p[5].pk]
     # Recording the same result again changes nothing.
-    assert ladders.challenge_table_finished(_result(c)) == "already recorded"
+    assert ladders.challenge_table_finished(result=_result(c)) == "already recorded"
     assert places(ladder) == [p[0].pk, p[4].pk, p[1].pk, p[2].pk, p[3].pk, p[5].pk]
 
 
@@ -163,20 +164,24 @@ def test_a_position_ladder_needs_tables_of_two(make_actor: Callable[..., Actor])
 # ----------------------------------------------------------------- the queue
 def test_fairness_is_relative_to_equal_ratings_and_rejects_wide_spreads() -> None:
     even = [(25.0 + i, 2.0) for i in range(4)]
-    assert ladders.fairness("pacru", [(25.0, 2.0)] * 4) == pytest.approx(1.0)
-    assert ladders.fairness("pacru", even) >= ladders.FAIR_SHARE
+    assert ladders.fairness(game="pacru", ratings=[(25.0, 2.0)] * 4) == pytest.approx(1.0)
+    assert ladders.fairness(game="pacru", ratings=even) >= ladders.FAIR_SHARE
     wide = [(25.0 + 14 * i / 3, 2.0) for i in range(4)]
-    assert ladders.fairness("pacru", wide) < ladders.FAIR_SHARE, "a μ spread of 14 at σ 2 is not fair"
+    assert ladders.fairness(game="pacru", ratings=wide) < ladders.FAIR_SHARE, (
+        "a μ spread of 14 at σ 2 is not fair"
+    )
     # Uncertain ratings ask for less: the same spread among newcomers is fairer.
-    assert ladders.fairness("pacru", [(mu, 8.3) for mu, _ in wide]) > ladders.fairness("pacru", wide)
+    assert ladders.fairness(game="pacru", ratings=[(mu, 8.3) for mu, _ in wide]) > ladders.fairness(
+        game="pacru", ratings=wide
+    )
 
 
 def test_one_unmatched_player_does_not_block_a_fair_table_behind_them() -> None:
     waiting = [(1, (60.0, 1.0), 30.0), (2, (25.0, 1.0), 20.0), (3, (25.0, 1.0), 10.0), (4, (25.0, 1.0), 5.0)]
-    assert ladders.plan_queue_tables("azacru", 3, waiting, wait_limit=120) == [[2, 3, 4]]
+    assert ladders.plan_queue_tables(game="azacru", seats=3, waiting=waiting, wait_limit=120) == [[2, 3, 4]]
     # Once the outlier has waited long enough, they are seated first, fair or not.
     late = [(1, (60.0, 1.0), 130.0), *waiting[1:]]
-    tables = ladders.plan_queue_tables("azacru", 3, late, wait_limit=120)
+    tables = ladders.plan_queue_tables(game="azacru", seats=3, waiting=late, wait_limit=120)
     assert len(tables) == 1 and tables[0][0] == 1
 
 
@@ -189,7 +194,7 @@ def test_the_queue_forms_the_fair_table_behind_an_outlier(make_actor: Callable[.
         ladders.ladder_join(ladder=ladder, player=p)
         rate(p, "azacru", mu=mu, sigma=1.0)
         ladders.queue_join(ladder=ladder, player=p)
-    made = ladders.matchmake(ladder)
+    made = ladders.matchmake(ladder=ladder)
     assert len(made) == 1
     assert sorted(made[0].seats.values_list("player_id", flat=True)) == sorted(p.pk for p in people[1:])
     assert list(QueueEntry.objects.values_list("player_id", flat=True)) == [people[0].pk]

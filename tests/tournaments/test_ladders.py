@@ -12,8 +12,9 @@ from games.models import Player, Table
 from ratings.environment import conservative
 from ratings.models import Rating
 from tournaments import ladders
+from tournaments.competitions.services import league_create
+from tournaments.ladders.selectors import ladder_order
 from tournaments.models import Challenge, Ladder, QueueEntry
-from tournaments.services import league_create
 
 from ..games.conftest import Actor, as_organiser
 
@@ -41,7 +42,7 @@ def test_the_order_is_by_conservative_rating_then_the_unrated(
     setup: tuple[Actor, list[Actor], Ladder],
 ) -> None:
     _, members, ladder = setup
-    order = ladders.ladder_order(ladder)
+    order = ladder_order(ladder)
     assert [row["player"] for row in order] == [m.player.pk for m in members]
     assert order[0]["rating"] == pytest.approx(34.0) and order[-1]["rating"] is None
 
@@ -49,7 +50,7 @@ def test_the_order_is_by_conservative_rating_then_the_unrated(
 def test_challenge_reach_and_answers(setup: tuple[Actor, list[Actor], Ladder]) -> None:
     _, members, ladder = setup
     bottom = members[13].player  # place 14: reach max(10, 40% of 13 = 5) = 10 places → up to place 4
-    assert ladders.reach(ladder, 14) == 10 and ladders.reach(ladder, 40) == 15
+    assert ladders.reach(ladder=ladder, position=14) == 10 and ladders.reach(ladder=ladder, position=40) == 15
     with pytest.raises(Exception, match="up to 10 places"):
         ladders.challenge_create(ladder=ladder, challenger=bottom, challenged=members[2].player)
     c = ladders.challenge_create(ladder=ladder, challenger=bottom, challenged=members[3].player)
@@ -90,16 +91,16 @@ def test_the_queue_forms_fair_tables_and_bounds_the_wait(make_actor: Callable[..
         rate(p, "azacru", mu=mu, sigma=1.0)
     for p in people[:4]:
         ladders.queue_join(ladder=ladder, player=p)
-    made = ladders.matchmake(ladder)
+    made = ladders.matchmake(ladder=ladder)
     assert len(made) == 1 and sorted(made[0].seats.values_list("player_id", flat=True)) == sorted(
         p.pk for p in people[:3]
     ), "the three equal players form the table; the outlier waits"
     assert list(QueueEntry.objects.values_list("player_id", flat=True)) == [people[3].pk]
     ladders.queue_join(ladder=ladder, player=people[4])
     ladders.queue_join(ladder=ladder, player=people[5])
-    assert ladders.matchmake(ladder) == [], "too unequal, and nobody has waited long"
+    assert ladders.matchmake(ladder=ladder) == [], "too unequal, and nobody has waited long"
     later = timezone.now() + timedelta(seconds=ladder.queue_wait_seconds + 1)
-    assert len(ladders.matchmake(ladder, now=later)) == 1, "after the bounded wait any table will do"
+    assert len(ladders.matchmake(ladder=ladder, now=later)) == 1, "after the bounded wait any table will do"
     assert not QueueEntry.objects.exists()
     with pytest.raises(Exception, match="already"):
         ladders.ladder_join(ladder=ladder, player=people[0])

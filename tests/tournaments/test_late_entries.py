@@ -10,10 +10,11 @@ from django.urls import reverse
 
 from accounts import kinds
 from accounts.models import Notification
+from common.errors import Conflict, Forbidden, InvalidInput
 from games.models import Table
-from tournaments import organiser_actions as actions
-from tournaments import selectors, services
+from tournaments.competitions import selectors, services
 from tournaments.models import AuditEntry, LateEntryInvitation, Registration, Round
+from tournaments.organising import actions
 from tournaments.standings import TableResult, Unplayed, standings
 
 from ..games.conftest import Actor
@@ -125,20 +126,20 @@ def test_late_entries_are_refused_where_they_cannot_work(
 ) -> None:
     org, t, people = make_event(make_actor, 4, seats=2, format="swiss", rounds=2)
     late = make_actor("late2")
-    with pytest.raises(services.Conflict, match="running event"):
+    with pytest.raises(Conflict, match="running event"):
         services.late_entry(tournament_id=t.pk, player=late.player, by=org.player)
     with django_capture_on_commit_callbacks(execute=True):
         services.start(tournament_id=t.pk, by=org.player)
-    with pytest.raises(services.Forbidden):
+    with pytest.raises(Forbidden):
         services.late_entry(tournament_id=t.pk, player=late.player, by=people[0].player)
-    with pytest.raises(services.InvalidInput, match="zero' or 'half"):
+    with pytest.raises(InvalidInput, match="zero' or 'half"):
         services.late_entry(tournament_id=t.pk, player=late.player, by=org.player, missed="all")
-    with pytest.raises(services.Conflict, match="already playing"):
+    with pytest.raises(Conflict, match="already playing"):
         services.late_entry(tournament_id=t.pk, player=people[1].player, by=org.player)
     t.refresh_from_db()
     play_round(t, django_capture_on_commit_callbacks)
     assert t.current_round == 2
-    with pytest.raises(services.Conflict, match="no round left"):
+    with pytest.raises(Conflict, match="no round left"):
         services.late_entry(tournament_id=t.pk, player=late.player, by=org.player)
     assert not Registration.objects.filter(tournament=t, player=late.player).exists()
     assert not LateEntryInvitation.objects.exists(), "a refused late entry invites nobody"
@@ -155,7 +156,7 @@ def test_late_entries_are_refused_where_they_cannot_work(
         services.register(tournament_id=rr.pk, player=p.player)
     with django_capture_on_commit_callbacks(execute=True):
         services.start(tournament_id=rr.pk, by=org.player)
-    with pytest.raises(services.Conflict, match="only a Swiss"):
+    with pytest.raises(Conflict, match="only a Swiss"):
         services.late_entry(tournament_id=rr.pk, player=late.player, by=org.player)
 
 
@@ -233,7 +234,7 @@ def test_an_organisers_late_entry_is_an_invitation_told_audited_and_answered_by_
     assert not Registration.objects.filter(tournament=t, player=late.player).exists(), "not without consent"
     entry = AuditEntry.objects.get(tournament=t, action="late entry invited")
     assert entry.by == org.player and entry.detail["player"] == late.player.pk
-    line = actions.audit_log(t)[0]
+    line = actions.audit_log(t=t)[0]
     assert line.what.startswith(f"invited {late.player.display_name} to enter late, from round 2")
     told = Notification.objects.get(user=late.player.user, kind="late_entry")
     assert told.url == f"/tournaments/{t.pk}/" and told.params["invitation"] == invitation

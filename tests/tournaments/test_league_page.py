@@ -7,7 +7,8 @@ from collections.abc import Callable
 import pytest
 from django.test import Client
 
-from tournaments import ladders, services
+from tournaments import ladders
+from tournaments.competitions import services
 from tournaments.models import League
 
 from ..games.conftest import Actor, as_organiser

@@ -12,7 +12,8 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from tournaments import ladders, services
+from tournaments import ladders
+from tournaments.competitions import services
 from tournaments.models import League, Tournament
 
 from ..games.conftest import Actor, as_organiser

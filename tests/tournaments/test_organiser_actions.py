@@ -14,9 +14,9 @@ from common.errors import Conflict, Forbidden, InvalidInput, NotFound
 from games import services as games
 from games.models import Player, Seat, Table
 from ratings.models import Rating
-from tournaments import organiser_actions as actions
-from tournaments import selectors, services
+from tournaments.competitions import selectors, services
 from tournaments.models import Announcement, AuditEntry, League, Round, Tournament
+from tournaments.organising import actions
 
 from ..games.conftest import Actor, as_organiser
 from .test_formats_flow import current_tables, finish_by_resignations
@@ -90,7 +90,7 @@ def test_a_correction_changes_standings_ratings_and_writes_the_audit(
     assert entry.reason == "wrong resignation" and entry.table_id == board1.pk and entry.by == org
     assert entry.detail["before"] == {str(first): 2, str(second): 1}
     assert entry.detail["after"] == {str(first): 1, str(second): 2}
-    line = actions.audit_log(t)[0]
+    line = actions.audit_log(t=t)[0]
     assert "round 1, board 1" in line.what and f"{names[first]} 1st" in line.what
 
 
@@ -212,12 +212,12 @@ def test_standings_and_crosstable_csv_and_the_records_zip(
         with django_capture_on_commit_callbacks(execute=True):
             finish_by_resignations(table.pk, [1, 2])
     t.refresh_from_db()
-    rows = list(csv.reader(io.StringIO(actions.standings_csv(t))))
+    rows = list(csv.reader(io.StringIO(actions.standings_csv(t=t))))
     assert rows[0][:5] == ["place", "player", "points", "played", "wins"]
     assert len(rows) == 6
     expected = [(str(r.place), r.display_name, f"{r.points:g}") for r in selectors.tournament_standings(t)]
     assert [tuple(r[:3]) for r in rows[1:]] == expected
-    cross = list(csv.reader(io.StringIO(actions.crosstable_csv(t))))
+    cross = list(csv.reader(io.StringIO(actions.crosstable_csv(t=t))))
     assert cross[0] == ["place", "player", "points", "round 1", "round 2"]
     bye = Round.objects.get(tournament=t, number=1).byes[0]
     bye_name = Player.objects.get(pk=bye).display_name
@@ -231,7 +231,7 @@ def test_standings_and_crosstable_csv_and_the_records_zip(
         by_name[names[winner_seat[1]]][4].startswith("playing v ")
         or by_name[names[winner_seat[1]]][4] == "bye"
     )
-    archive = zipfile.ZipFile(io.BytesIO(actions.records_zip(t)))
+    archive = zipfile.ZipFile(io.BytesIO(actions.records_zip(t=t)))
     all_tables = [rt.table_id for r in Round.objects.filter(tournament=t) for rt in r.tables.all()]
     assert len(archive.namelist()) == len(all_tables) == 4
     first = archive.read(f"round-01-board-01-table-{tables[0].pk}.txt").decode()
@@ -255,11 +255,11 @@ def test_exports_quote_names_that_would_start_a_spreadsheet_formula(
     t.refresh_from_db()
     expected = {f"'{name}" for name in FORMULA_NAMES} | {"Ann Smith"}
     for export in (actions.standings_csv, actions.crosstable_csv):
-        rows = list(csv.reader(io.StringIO(export(t), newline="")))
+        rows = list(csv.reader(io.StringIO(export(t=t), newline="")))
         assert {row[1] for row in rows[1:]} == expected, export.__name__
         for row in rows[1:]:
             assert row[0].isdigit() and float(row[2]) in (0.0, 1.0), "numbers stay numbers"
-    standings = list(csv.reader(io.StringIO(actions.standings_csv(t), newline="")))
+    standings = list(csv.reader(io.StringIO(actions.standings_csv(t=t), newline="")))
     assert all(float(cell) >= 0 for row in standings[1:] for cell in row[2:]), "tie-breaks unquoted"
 
 

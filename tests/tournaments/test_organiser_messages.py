@@ -12,9 +12,9 @@ from django.test import Client
 
 from common.errors import Conflict
 from games.models import Player, Table
-from tournaments import organiser_actions as actions
-from tournaments import services
+from tournaments.competitions import services
 from tournaments.models import League, Round, Tournament
+from tournaments.organising import actions
 
 from ..games.conftest import Actor, as_organiser
 from .test_formats_flow import current_tables

@@ -15,7 +15,7 @@ import pytest
 from django.test import Client
 
 from games.models import Player, Table
-from tournaments import services
+from tournaments.competitions import services
 from tournaments.models import Announcement, AuditEntry, League, Registration, Round, Tournament
 
 from ..games.conftest import Actor, as_organiser

@@ -14,8 +14,8 @@ from ratings import environment
 from ratings.environment import conservative
 from ratings.models import Rating
 from tournaments import ladders
+from tournaments.competitions.services import league_create
 from tournaments.models import QueueEntry
-from tournaments.services import league_create
 
 from ..games.conftest import Actor, as_organiser
 
@@ -33,22 +33,22 @@ def test_the_head_gets_the_fair_table_with_newcomers_at_three_seats() -> None:
     assert best > environment.quality("pacru", [HEAD, (28.0, 8.3), (30.0, 8.3)]), (
         "the scenario: the best raw quality is the unfair table"
     )
-    assert ladders.fairness("pacru", [HEAD, ESTABLISHED, ESTABLISHED]) < ladders.FAIR_SHARE
-    assert ladders.plan_queue_tables("pacru", 3, queue, wait_limit=120) == [[0, 3, 4]]
+    assert ladders.fairness(game="pacru", ratings=[HEAD, ESTABLISHED, ESTABLISHED]) < ladders.FAIR_SHARE
+    assert ladders.plan_queue_tables(game="pacru", seats=3, waiting=queue, wait_limit=120) == [[0, 3, 4]]
 
 
 def test_the_head_gets_the_fair_table_with_newcomers_at_four_seats() -> None:
     newcomers = [(29.0, 8.3), (30.0, 8.3), (31.0, 8.3)]
     queue = waiting([HEAD, ESTABLISHED, ESTABLISHED, ESTABLISHED, *newcomers])
-    assert ladders.plan_queue_tables("pacru", 4, queue, wait_limit=120) == [[0, 4, 5, 6]]
+    assert ladders.plan_queue_tables(game="pacru", seats=4, waiting=queue, wait_limit=120) == [[0, 4, 5, 6]]
 
 
 def test_without_a_fair_table_for_the_head_others_still_play() -> None:
     """Unchanged: an unmatched head never blocks a fair table behind them (until the wait runs out)."""
     queue = waiting([(60.0, 1.0), (25.0, 1.0), (25.0, 1.0), (25.0, 1.0)])
-    assert ladders.plan_queue_tables("pacru", 3, queue, wait_limit=120) == [[1, 2, 3]]
+    assert ladders.plan_queue_tables(game="pacru", seats=3, waiting=queue, wait_limit=120) == [[1, 2, 3]]
     late = [(0, (60.0, 1.0), 121.0), *queue[1:]]
-    assert ladders.plan_queue_tables("pacru", 3, late, wait_limit=120)[0][0] == 0
+    assert ladders.plan_queue_tables(game="pacru", seats=3, waiting=late, wait_limit=120)[0][0] == 0
 
 
 def test_matchmake_seats_the_head_at_once(make_actor: Callable[..., Actor]) -> None:
@@ -64,7 +64,7 @@ def test_matchmake_seats_the_head_at_once(make_actor: Callable[..., Actor]) -> N
             player=p, game="pacru", mu=mu, sigma=sigma, conservative=conservative(mu, sigma), games=5
         )
         ladders.queue_join(ladder=ladder, player=p)
-    made = ladders.matchmake(ladder)
+    made = ladders.matchmake(ladder=ladder)
     assert len(made) == 1
     assert sorted(made[0].seats.values_list("player_id", flat=True)) == sorted(
         [people[0].pk, people[3].pk, people[4].pk]

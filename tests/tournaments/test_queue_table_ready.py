@@ -76,7 +76,7 @@ def test_a_formed_table_is_published_and_notified_to_each_queued_player_after_th
 
     def form() -> Table:
         with django_capture_on_commit_callbacks(execute=False) as callbacks:
-            (table,) = ladders.matchmake(ladder)
+            (table,) = ladders.matchmake(ladder=ladder)
         # Nothing is told before the commit: no notification yet.
         assert not Notification.objects.filter(kind="queue_table").exists()
         for callback in callbacks:
@@ -111,7 +111,7 @@ def test_the_ladder_page_links_each_seated_player_to_their_table_instead_of_the_
     p = people
     ladder = queued_ladder(p)
     with django_capture_on_commit_callbacks(execute=True):
-        (table,) = ladders.matchmake(ladder)
+        (table,) = ladders.matchmake(ladder=ladder)
     url = f"/tables/{table.pk}/"
     for name in SEATED:
         # The page as served (no JavaScript needed) and the live fragment the queue page reads.

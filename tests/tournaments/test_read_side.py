@@ -22,7 +22,8 @@ from games import services as games
 from games.models import Player, Table
 from ratings.services import rate_pending
 from tournaments import ladders
-from tournaments import services as events
+from tournaments.competitions import services as events
+from tournaments.ladders.selectors import ladder_order
 from tournaments.models import Round, Tournament
 
 from ..games.conftest import Actor, as_organiser, every_seat_moves
@@ -92,7 +93,7 @@ def build_club(
         ladders.ladder_join(ladder=queue_ladder, player=p)
     for p in people[: players // 2]:
         ladders.queue_join(ladder=queue_ladder, player=p)
-    order = [row["player"] for row in ladders.ladder_order(ladder)]
+    order = [row["player"] for row in ladder_order(ladder)]
     by_id = {p.pk: p for p in people}
     for below, above in zip(order[1:], order, strict=False):
         ladders.challenge_create(ladder=ladder, challenger=by_id[below], challenged=by_id[above])

@@ -18,9 +18,9 @@ from django.test import Client
 from common.errors import InvalidInput
 from games import services as games
 from games.models import Player, Seat, Table
-from tournaments import organiser_actions as actions
-from tournaments import services
+from tournaments.competitions import services
 from tournaments.models import AuditEntry, League, Tournament
+from tournaments.organising import actions
 
 from ..games.conftest import Actor, as_organiser
 from .test_formats_flow import current_tables, finish_by_resignations

@@ -16,9 +16,9 @@ import pytest
 
 from games import services as games
 from games.models import Player, Seat
-from tournaments import organiser_actions as actions
-from tournaments import services
+from tournaments.competitions import services
 from tournaments.models import Round, Tournament
+from tournaments.organising import actions
 from tournaments.pairing import round_robin
 
 from ..games.conftest import as_organiser

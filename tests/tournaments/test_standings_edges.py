@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tournaments import services
+from tournaments.competitions import services
 from tournaments.standings import Unplayed, standings
 
 from ..games.conftest import Actor

@@ -20,7 +20,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tournaments.pairing import Entrant, Round, swiss_round
-from tournaments.pairing.swiss import Preference, _clash, preference
+from tournaments.pairing.swiss import Preference, preference
+from tournaments.pairing.swiss_rules import _clash
 
 Rule = Callable[[int, int], bool]
 

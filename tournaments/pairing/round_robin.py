@@ -104,7 +104,7 @@ Then, whichever way the tables were found:
   earlier rounds shifted down by one (ties: the starting order).
 
 The service plays a full table in exactly this order
-(``tournaments.services._scheduled_round``): seating each round afresh from
+(``tournaments.competitions.services.rounds._scheduled_round``): seating each round afresh from
 the seats taken so far would undo the balance (it let seat 1 drift to a spread
 of two and the last seat to five).
 

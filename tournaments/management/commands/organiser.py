@@ -1,4 +1,4 @@
-"""Grant, withdraw or list the organiser role (``tournaments.organisers``) from the command line.
+"""Grant, withdraw or list the organiser role (``tournaments.organising.roles``) from the command line.
 
 manage.py organiser grant alice [--bot-tables 500]
 manage.py organiser revoke alice
@@ -13,8 +13,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from common.errors import ServiceError
 from games.models import Player
-from tournaments import organisers
 from tournaments.models import OrganiserRequest, OrganiserRole
+from tournaments.organising import roles as organisers
 
 
 class Command(BaseCommand):

@@ -16,7 +16,7 @@ from games import services
 from games.housebots import bot_accounts
 from games.models import Player, Table
 from tournaments import ladders
-from tournaments import services as events
+from tournaments.competitions import services as events
 
 DEMO_PASSWORD = "demo-pass-2026"
 DEMO_PLAYERS = [("alice", "Alice"), ("bob", "Bob"), ("carol", "Carol"), ("dave", "Dave")]

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import event_pages
+from . import pages as event_pages
 
 urlpatterns = [
     path("tournaments/<id:tournament_id>/", event_pages.tournament_page, name="tournament"),

@@ -25,10 +25,10 @@ from common.errors import Conflict, Forbidden, NotFound
 from games.guests import forbid_guest
 from games.models import Player, Table
 
-from .models import OrganiserRequest, OrganiserRole
+from ..models import OrganiserRequest, OrganiserRole
 
 
-def may_organise(player: Player) -> bool:
+def may_organise(*, player: Player) -> bool:
     """Staff, or a player granted the organiser role."""
     return bool(player.user.is_staff) or OrganiserRole.objects.filter(player=player).exists()
 
@@ -46,9 +46,9 @@ ROLE_REFUSALS = {
 }
 
 
-def require_role(player: Player, doing: str) -> None:
+def require_role(*, player: Player, doing: str) -> None:
     """Refuse (403) ``doing`` (a key of :data:`ROLE_REFUSALS`) to a player without the role."""
-    if not may_organise(player):
+    if not may_organise(player=player):
         refusal = ROLE_REFUSALS.get(doing)
         if refusal is None:
             refusal = _(
@@ -97,7 +97,7 @@ def request_role(*, player: Player, message: str = "") -> OrganiserRequest:
     forbid_guest(player, "organise events")
     if player.is_bot:
         raise Forbidden(_("bots cannot be organisers"))
-    if may_organise(player):
+    if may_organise(player=player):
         raise Conflict(_("you are an organiser already"))
     message = message.strip()
     if len(message) > 1000:
@@ -139,7 +139,7 @@ def refuse(*, request_id: int, by: Player) -> OrganiserRequest:
     return req
 
 
-def bot_tables_started(player: Player, hours: float = 24) -> int:
+def bot_tables_started(*, player: Player, hours: float = 24) -> int:
     """Tables between bots only that ``player`` opened in the last ``hours``."""
     since = timezone.now() - timedelta(hours=hours)
     return (
@@ -154,14 +154,14 @@ class BotMatchLimit(Conflict):
     code = "bot_match_limit"
 
 
-def require_bot_tables(player: Player, count: int) -> None:
+def require_bot_tables(*, player: Player, count: int) -> None:
     """Refuse a bot match of ``count`` tables that would take ``player`` past their daily limit
     (staff have none)."""
-    require_role(player, "starting bot matches")
+    require_role(player=player, doing="starting bot matches")
     if player.user.is_staff:
         return
     limit = OrganiserRole.objects.get(player=player).bot_tables_per_day
-    used = bot_tables_started(player)
+    used = bot_tables_started(player=player)
     if used + count > limit:
         raise BotMatchLimit(
             ngettext(

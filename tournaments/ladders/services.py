@@ -1,35 +1,9 @@
-"""Club ladders: a rating ladder or a position ladder, challenges for 2 seats, a queue for 3–4.
-
-* A **rating ladder** is ordered by the members' conservative TrueSkill rating (μ − 3σ) in the
-  ladder's game, best first; members without a rated table yet stand below everyone rated, in
-  joining order.
-* A **position ladder** keeps its own order: a new member joins at the bottom, a member who
-  leaves closes the gap, and only the ladder's own challenges move anyone (ratings from games
-  elsewhere never do). A challenger who **wins** takes the challenged player's place, and the
-  challenged player and everyone between move down one; a draw or a loss changes nothing. A
-  challenge **not answered in time** is a forfeit: the challenger takes the place as if they had
-  won. The challenged player may **decline** at most ``max_declines`` challenges in
-  ``decline_period_days``; past that a challenge must be played (or forfeited).
-* **Challenges** (2 seats): a member may challenge anyone up to N places above them. N is the
-  ladder's ``challenge_places`` or, by default, the widest of 10 places and 40 % of the places
-  above the challenger. A challenge unanswered within ``challenge_days`` expires (the periodic
-  housekeeping). Accepting creates a rated 2-player table with the ladder's time control; the
-  lower-placed player moves first. A player has at most ``max_open_challenges`` challenges open
-  at once (made or received, waiting for an answer or being played); nobody challenges the same
-  opponent twice while a challenge between them is open; after a decline, the challenger waits
-  ``decline_cooldown_hours`` before challenging that player again.
-* **Queue** (3–4 seats): members queue; the housekeeping forms tables of the ladder's size from
-  the first ``CANDIDATES`` players in the queue. A table is *fair* when its :func:`fairness` (its
-  TrueSkill match quality relative to that of the same players rated equally) reaches
-  ``FAIR_SHARE``. The longest-waiting player is seated first at the best fair table
-  that includes them; when there is none, a fair table of players behind them is formed instead,
-  so one unmatched player never blocks the others; once someone has waited
-  ``queue_wait_seconds``, the best table including them is taken, fair or not (a bounded wait).
+"""Ladder services: creating, joining and leaving ladders, and challenges (the rules are in
+:mod:`tournaments.ladders`).
 """
 
 from __future__ import annotations
 
-import itertools
 import math
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -49,18 +23,11 @@ from games.events import send_after_commit
 from games.guests import require_verified_email
 from games.models import GameKind, Player, Table
 from games.results import GameResult
-from ratings import environment
-from ratings.models import Rating
 
-from .events import challenge_changed, queue_changed, queue_table_formed
-from .models import Challenge, Ladder, LadderMember, League, QueueEntry, QueueTable
-from .pairing import assign_seats
+from ..competitions.services import require_organiser
+from ..events import challenge_changed
+from ..models import Challenge, Ladder, LadderMember, League, QueueEntry
 from .selectors import ladder_order
-from .services import require_organiser
-
-CANDIDATES = 12  # matchmaking looks this far down the queue
-#: A queue table is fair when its :func:`fairness` reaches this.
-FAIR_SHARE = 0.5
 
 
 @transaction.atomic
@@ -80,7 +47,7 @@ def ladder_create(
     max_declines: int = 2,
     decline_period_days: float = 30,
 ) -> Ladder:
-    require_organiser(league, organiser)
+    require_organiser(league=league, player=organiser)
     if game not in GameKind.values or seats not in (2, 3, 4):
         raise InvalidInput(_("a ladder needs a game (shacru, azacru, pacru) and 2 to 4 seats"))
     if kind not in Ladder.Kind.values:
@@ -149,14 +116,14 @@ def ladder_leave(*, ladder: Ladder, player: Player) -> None:
     ).update(status=Challenge.Status.CANCELLED)
 
 
-def reach(ladder: Ladder, position: int) -> int:
+def reach(*, ladder: Ladder, position: int) -> int:
     """How many places above ``position`` (1 = top) its holder may challenge."""
     if ladder.challenge_places:
         return ladder.challenge_places
     return max(10, math.floor(0.4 * (position - 1)))
 
 
-def open_challenges_of(ladder: Ladder) -> QuerySet[Challenge]:
+def open_challenges_of(*, ladder: Ladder) -> QuerySet[Challenge]:
     """Challenges still open: waiting for an answer, or accepted and being played."""
     return Challenge.objects.filter(ladder=ladder).filter(
         Q(status=Challenge.Status.PENDING)
@@ -194,22 +161,22 @@ class ChallengeRules:
 
 
 def challenge_rules(
+    *,
     ladder: Ladder,
     challenger: Player,
-    *,
     order: list[dict[str, Any]] | None = None,
     open_challenges: list[tuple[int, int, str]] | None = None,
     now: datetime | None = None,
 ) -> ChallengeRules:
     """Read what :func:`challenge_refusal` checks, once for every opponent (two queries, or none
-    for what is passed in: ``order`` as :func:`~tournaments.selectors.ladder_order` gives it,
+    for what is passed in: ``order`` as :func:`~tournaments.ladders.selectors.ladder_order` gives it,
     ``open_challenges`` as (challenger id, challenged id, status) of :func:`open_challenges`)."""
     now = now or timezone.now()
     if order is None:
         order = ladder_order(ladder)
     if open_challenges is None:
         open_challenges = list(
-            open_challenges_of(ladder).values_list("challenger_id", "challenged_id", "status")
+            open_challenges_of(ladder=ladder).values_list("challenger_id", "challenged_id", "status")
         )
     pairs: dict[frozenset[int], str] = {}
     counts: dict[int, int] = {}
@@ -239,7 +206,7 @@ def challenge_rules(
     )
 
 
-def challenge_refusal(rules: ChallengeRules, challenged_id: int, name: str) -> Refusal | None:
+def challenge_refusal(*, rules: ChallengeRules, challenged_id: int, name: str) -> Refusal | None:
     """Why the challenger of ``rules`` may not challenge player ``challenged_id`` (called ``name``),
     or ``None`` when they may: the one check behind :func:`challenge_create` and the ladder page."""
     ladder, me = rules.ladder, rules.challenger_id
@@ -276,7 +243,7 @@ def challenge_refusal(rules: ChallengeRules, challenged_id: int, name: str) -> R
             _("you can challenge only players above you"),
             pgettext("ladder: why no challenge", "below you"),
         )
-    places = reach(ladder, mine)
+    places = reach(ladder=ladder, position=mine)
     if mine - theirs > places:
         return Refusal(
             InvalidInput,
@@ -355,7 +322,11 @@ def challenge_refusal(rules: ChallengeRules, challenged_id: int, name: str) -> R
 def challenge_create(*, ladder: Ladder, challenger: Player, challenged: Player) -> Challenge:
     ladder = _locked_ladder(ladder)
     now = timezone.now()
-    refusal = challenge_refusal(challenge_rules(ladder, challenger, now=now), challenged.pk, str(challenged))
+    refusal = challenge_refusal(
+        rules=challenge_rules(ladder=ladder, challenger=challenger, now=now),
+        challenged_id=challenged.pk,
+        name=str(challenged),
+    )
     if refusal is not None:
         raise refusal.exception()
     expires = now + timedelta(days=ladder.challenge_days)
@@ -366,7 +337,7 @@ def challenge_create(*, ladder: Ladder, challenger: Player, challenged: Player) 
     return c
 
 
-def recent_declines(ladder: Ladder, player: Player, now: datetime | None = None) -> int:
+def recent_declines(*, ladder: Ladder, player: Player, now: datetime | None = None) -> int:
     """How many challenges ``player`` declined on ``ladder`` in its last ``decline_period_days``."""
     since = (now or timezone.now()) - timedelta(days=ladder.decline_period_days)
     return Challenge.objects.filter(
@@ -418,7 +389,7 @@ def challenge_answer(*, challenge_id: int, by: Player, decision: str) -> Challen
     if decision == "decline" and by.pk == c.challenged_id:
         ladder = c.ladder
         if ladder.kind == Ladder.Kind.POSITION:
-            declines = recent_declines(ladder, by, now)
+            declines = recent_declines(ladder=ladder, player=by, now=now)
             if declines >= ladder.max_declines:
                 raise Conflict(
                     ngettext(
@@ -492,7 +463,7 @@ def _challenger_takes_the_place(c: Challenge) -> None:
     LadderMember.objects.filter(pk=winner.pk).update(position=new)
 
 
-def challenge_table_finished(result: GameResult) -> str:
+def challenge_table_finished(*, result: GameResult) -> str:
     """A ladder challenge's table finished: record the outcome; on a position ladder a winning
     challenger takes the place. Safe to repeat (an outcome is recorded once)."""
     with transaction.atomic():
@@ -520,144 +491,3 @@ def challenge_table_finished(result: GameResult) -> str:
             c.outcome = Challenge.Outcome.DRAW
         c.save(update_fields=["outcome"])
         return c.outcome
-
-
-def queue_join(*, ladder: Ladder, player: Player) -> QueueEntry:
-    if ladder.seats == 2:
-        raise Conflict(_("this is a 2-player ladder: challenge someone instead"))
-    if not LadderMember.objects.filter(ladder=ladder, player=player).exists():
-        raise Forbidden(_("join the ladder before queueing"))
-    entry, created = QueueEntry.objects.get_or_create(ladder=ladder, player=player)
-    if not created:
-        raise Conflict(_("you are in the queue already"))
-    send_after_commit(queue_changed, ladder_id=ladder.pk, player_id=player.pk)
-    return entry
-
-
-def queue_leave(*, ladder: Ladder, player: Player) -> None:
-    deleted, _rows = QueueEntry.objects.filter(ladder=ladder, player=player).delete()
-    if deleted:
-        send_after_commit(queue_changed, ladder_id=ladder.pk, player_id=player.pk)
-
-
-def fairness(game: str, ratings: list[tuple[float, float]]) -> float:
-    """How fair a table is, from 0 to 1: its TrueSkill match quality relative to the quality the
-    same players would have if they were all rated equally (the mean μ, each keeping their σ).
-
-    Relative, so it does not shrink with the table size, and it expects less of players whose
-    ratings are uncertain: at σ 2, four players spread evenly over 6 points of μ score 0.63, over
-    14 points 0.08.
-    """
-    mean = sum(mu for mu, _ in ratings) / len(ratings)
-    ideal = environment.quality(game, [(mean, sigma) for _, sigma in ratings])
-    return environment.quality(game, ratings) / ideal if ideal > 0 else 0.0
-
-
-#: A queued player for :func:`plan_queue_tables`: (player id, (mu, sigma), seconds waited).
-Waiting = tuple[int, tuple[float, float], float]
-
-
-def _best_tables(
-    game: str, anchor: Waiting, behind: list[Waiting], seats: int
-) -> tuple[tuple[Waiting, ...] | None, tuple[Waiting, ...] | None]:
-    """The best table (by raw match quality) seating ``anchor`` with players from ``behind``, and
-    the best *fair* one, if any.
-
-    Both are searched because they differ: raw quality falls with the players' uncertainty, so the
-    table of highest quality may be one of established players that is unfair to the anchor while a
-    table with newcomers (lower raw quality) is fair. Testing fairness only on the former would make
-    the anchor wait up to the limit with a fair table at hand.
-    """
-    best: tuple[Waiting, ...] | None = None
-    fair: tuple[Waiting, ...] | None = None
-    best_q = fair_q = -1.0
-    for others in itertools.combinations(behind, seats - 1):
-        group = (anchor, *others)
-        ratings = [e[1] for e in group]
-        q = environment.quality(game, ratings)
-        if q > best_q:
-            best, best_q = group, q
-        if q > fair_q and fairness(game, ratings) >= FAIR_SHARE:
-            fair, fair_q = group, q
-    return best, fair
-
-
-def plan_queue_tables(
-    game: str,
-    seats: int,
-    waiting: list[tuple[int, tuple[float, float], float]],
-    wait_limit: float,
-) -> list[list[int]]:
-    """Which tables to form from a queue (pure; :func:`matchmake` applies it).
-
-    ``waiting``: ``(player id, (mu, sigma), seconds waited)``, longest-waiting first. Returns the
-    tables as lists of player ids, in the order they are formed (see the module's rules).
-    """
-    queue = list(waiting)
-    tables: list[list[int]] = []
-    while len(queue) >= seats:
-        window = queue[: CANDIDATES + 1]
-        chosen: tuple[tuple[int, tuple[float, float], float], ...] | None = None
-        for i, anchor in enumerate(window):
-            best, fair = _best_tables(game, anchor, window[i + 1 :], seats)
-            if best is None:
-                break
-            if fair is not None:
-                chosen = fair
-                break
-            if i == 0 and anchor[2] >= wait_limit:
-                chosen = best
-                break
-        if chosen is None:
-            break
-        tables.append([e[0] for e in chosen])
-        queue = [e for e in queue if e not in chosen]
-    return tables
-
-
-@transaction.atomic
-def matchmake(ladder: Ladder, now: Any = None) -> list[Table]:
-    """Form as many tables as the queue allows (see the module's rules)."""
-    now = now or timezone.now()
-    queue = list(QueueEntry.objects.select_for_update().filter(ladder=ladder).select_related("player"))
-    ratings = {
-        r.player_id: (r.mu, r.sigma)
-        for r in Rating.objects.filter(game=ladder.game, player__in=[e.player for e in queue])
-    }
-    waiting = [
-        (
-            e.player_id,
-            ratings.get(e.player_id, (environment.MU, environment.SIGMA)),
-            (now - e.joined).total_seconds(),
-        )
-        for e in queue
-    ]
-    by_id = {e.player_id: e for e in queue}
-    made = []
-    for group in plan_queue_tables(ladder.game, ladder.seats, waiting, ladder.queue_wait_seconds):
-        first = by_id[group[0]]
-        table = games.table_create(
-            creator=first.player,
-            game=ladder.game,
-            players=ladder.seats,
-            join=False,
-            time_control=ladder.time_control,
-            rated=True,
-        )
-        for seat, pid in enumerate(assign_seats(group, {}), start=1):
-            games.seat_join(table_id=table.pk, player=by_id[pid].player, seat=seat, event=True)
-        QueueEntry.objects.filter(pk__in=[by_id[p].pk for p in group]).delete()
-        QueueTable.objects.create(ladder=ladder, table=table)
-        # After the commit: the players' queue pages go to the table, and each is told.
-        send_after_commit(queue_table_formed, ladder_id=ladder.pk, table_id=table.pk, players=tuple(group))
-        made.append(table)
-    return made
-
-
-def housekeeping() -> dict[str, int]:
-    """Periodic work: expire challenges, form queue tables."""
-    tables = sum(
-        len(matchmake(ladder))
-        for ladder in Ladder.objects.filter(seats__gt=2, queue__isnull=False).distinct()
-    )
-    return {"expired": expire_challenges(), "tables": tables}

@@ -1,8 +1,9 @@
 """What the ladder page shows, read in a fixed number of queries however many members, challenges
 and finished games the ladder has.
 
-Whether the viewer may challenge each member comes from :func:`tournaments.ladders.challenge_refusal`,
-the same check :func:`~tournaments.ladders.challenge_create` makes, so the page and the service agree.
+Whether the viewer may challenge each member comes from
+:func:`tournaments.ladders.services.challenge_refusal`, the same check
+:func:`~tournaments.ladders.services.challenge_create` makes, so the page and the service agree.
 """
 
 from __future__ import annotations
@@ -24,8 +25,8 @@ from games.models import Player, Seat, Table
 from games.wording import describe_tables
 from ratings.models import Rating
 
-from . import ladders, selectors
-from .models import Challenge, Ladder, QueueEntry, QueueTable
+from ..models import Challenge, Ladder, QueueEntry, QueueTable
+from . import selectors, services
 
 #: Finished ladder games listed on the page (the latest).
 HISTORY = 30
@@ -352,7 +353,7 @@ def ladder_view(ladder_id: int, viewer: Player | None) -> LadderView:
     )
     if ladder.seats == 2:
         open_now = list(
-            ladders.open_challenges_of(ladder)
+            services.open_challenges_of(ladder=ladder)
             .select_related("challenger", "challenged")
             .order_by("-created", "-pk")
         )
@@ -370,9 +371,9 @@ def ladder_view(ladder_id: int, viewer: Player | None) -> LadderView:
             elif c.challenger_id == me:
                 view.outgoing.append(item)
         if viewer is not None and view.member:
-            rules = ladders.challenge_rules(
-                ladder,
-                viewer,
+            rules = services.challenge_rules(
+                ladder=ladder,
+                challenger=viewer,
                 order=order,
                 open_challenges=[(c.challenger_id, c.challenged_id, c.status) for c in open_now],
                 now=now,
@@ -380,10 +381,10 @@ def ladder_view(ladder_id: int, viewer: Player | None) -> LadderView:
             for row in rows:
                 if row.me:
                     continue
-                refusal = ladders.challenge_refusal(rules, row.player_id, row.name)
+                refusal = services.challenge_refusal(rules=rules, challenged_id=row.player_id, name=row.name)
                 row.can_challenge, row.reason = refusal is None, refusal.short if refusal else ""
             if ladder.kind == Ladder.Kind.POSITION and view.incoming:
-                declined = ladders.recent_declines(ladder, viewer, now)
+                declined = services.recent_declines(ladder=ladder, player=viewer, now=now)
                 period = _days(ladder.decline_period_days)
                 if declined >= ladder.max_declines:
                     view.may_decline = False

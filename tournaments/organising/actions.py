@@ -37,10 +37,10 @@ from games.wording import ordinal
 from ratings import services as rating_services
 from ratings.task_names import RECOMPUTE_GAME
 
-from . import services
-from .models import Announcement, AuditEntry, Registration, Round, RoundTable, Tournament
-from .selectors import tournament_standings
-from .services import audit, require_organiser
+from ..competitions import services
+from ..competitions.selectors import tournament_standings
+from ..competitions.services import audit, require_organiser
+from ..models import Announcement, AuditEntry, Registration, Round, RoundTable, Tournament
 
 ELIMINATION_FORMATS = (Tournament.Format.KNOCKOUT, Tournament.Format.DOUBLE_ELIMINATION)
 
@@ -101,7 +101,7 @@ def _place_words(ranks: dict[int, int]) -> dict[int, str]:
     return {seat: ("=" if counts[rank] > 1 else "") + ordinal(rank) for seat, rank in ranks.items()}
 
 
-def correction_refusal(t: Tournament, rnd: Round) -> str | None:
+def correction_refusal(*, t: Tournament, rnd: Round) -> str | None:
     """Why a finished result of ``rnd`` may not be corrected (``None``: it may)."""
     if t.format not in ELIMINATION_FORMATS:
         return None
@@ -123,7 +123,7 @@ def correction_refusal(t: Tournament, rnd: Round) -> str | None:
     )
 
 
-def withdrawn_refusal(t: Tournament, seats: list[Seat], ranks: dict[int, int], active: bool) -> str | None:
+def withdrawn_refusal(*, t: Tournament, seats: list[Seat], ranks: dict[int, int], active: bool) -> str | None:
     """Why ``ranks`` may not stand because they put a withdrawn player's seat level with or above a
     seat still in the game (``None``: they may).
 
@@ -163,7 +163,7 @@ def enter_result(
     ``ranks``: seat number -> rank (1 = best, ties share and skip: 1, 2, 2, 4). ``reason`` is
     required and kept in the audit log with the ranks before and after (player id -> rank)."""
     t = _locked_event(tournament_id)
-    require_organiser(t.league, by)
+    require_organiser(league=t.league, player=by)
     reason = (reason or "").strip()
     if not reason:
         raise InvalidInput(_("say why the result is entered or corrected: a reason is required"))
@@ -177,7 +177,7 @@ def enter_result(
     before = {str(s.player_id): s.rank for s in seats}
     if status in (Table.Status.ACTIVE, Table.Status.FINISHED):
         check_ranks(ranks, [s.number for s in seats])
-        refusal = withdrawn_refusal(t, seats, ranks, active=status == Table.Status.ACTIVE)
+        refusal = withdrawn_refusal(t=t, seats=seats, ranks=ranks, active=status == Table.Status.ACTIVE)
         if refusal:
             raise InvalidInput(refusal)
     number, finished = t.current_round, t.status == Tournament.Status.FINISHED
@@ -188,7 +188,7 @@ def enter_result(
         # finds it done): the answer can say whether the round is complete and what was paired.
         services.table_finished(table_id=table_id)
     elif status == Table.Status.FINISHED:
-        refusal = correction_refusal(t, rt.round)
+        refusal = correction_refusal(t=t, rnd=rt.round)
         if refusal:
             raise Conflict(refusal)
         corrected = True
@@ -196,7 +196,7 @@ def enter_result(
         if table.rated:
             game = table.game
             transaction.on_commit(lambda: _rerate(game))
-        services.reopen_if_undecided(t, by)
+        services.reopen_if_undecided(t=t, by=by)
     else:
         raise Conflict(
             _("board %(board)s of round %(round)s is not being played and has no result")
@@ -205,9 +205,9 @@ def enter_result(
     after = {str(s.player_id): ranks[s.number] for s in seats}
     action = "result corrected" if corrected else "result entered"
     audit(
-        t,
-        by,
-        action,
+        t=t,
+        by=by,
+        action=action,
         table_id=table_id,
         reason=reason,
         detail={"round": rt.round.number, "board": rt.number, "before": before, "after": after},
@@ -266,7 +266,7 @@ def _what_followed(t: Tournament, rnd: Round, number: int, finished: bool) -> st
 @transaction.atomic
 def announce(*, tournament_id: int, text: str, by: Player) -> Announcement:
     t = _locked_event(tournament_id)
-    require_organiser(t.league, by)
+    require_organiser(league=t.league, player=by)
     text = (text or "").strip()
     if not text:
         raise InvalidInput(_("an announcement needs some text"))
@@ -278,7 +278,7 @@ def announce(*, tournament_id: int, text: str, by: Player) -> Announcement:
 @transaction.atomic
 def announcement_delete(*, tournament_id: int, announcement_id: int, by: Player) -> Announcement:
     t = _locked_event(tournament_id)
-    require_organiser(t.league, by)
+    require_organiser(league=t.league, player=by)
     item = Announcement.objects.filter(pk=announcement_id, tournament=t).first()
     if item is None:
         raise NotFound(_("there is no such announcement on this event"))
@@ -322,7 +322,7 @@ class AuditLine:
     reason: str
 
 
-def audit_log(t: Tournament, limit: int = 100) -> list[AuditLine]:
+def audit_log(*, t: Tournament, limit: int = 100) -> list[AuditLine]:
     """The event's audit log, newest first, in words (names, places)."""
     entries = list(AuditEntry.objects.filter(tournament=t).select_related("by")[:limit])
     ids: set[int] = set()
@@ -450,13 +450,13 @@ def _ranks_words(ranks: dict[str, int | None], names: dict[int, str]) -> str:
     return _places_text([(words[p], names.get(p, "?")) for p in order])
 
 
-def finished_events(leagues: Any, limit: int = 10) -> list[Tournament]:
+def finished_events(*, leagues: Any, limit: int = 10) -> list[Tournament]:
     """The newest finished events of ``leagues`` (a queryset of leagues), with their league: one query."""
     rows = Tournament.objects.filter(league__in=leagues, status=Tournament.Status.FINISHED)
     return list(rows.select_related("league").order_by("-finished_at", "-pk")[:limit])
 
 
-def matching_players(name: str, limit: int = 20) -> list[Player]:
+def matching_players(*, name: str, limit: int = 20) -> list[Player]:
     """People (not bots, not guests) whose display name contains ``name`` (case-insensitive); an
     exact match (case-insensitive) alone if there is one."""
     name = (name or "").strip()
@@ -472,7 +472,7 @@ def matching_players(name: str, limit: int = 20) -> list[Player]:
 # -------------------------------------------------------------------- exports
 
 
-def standings_csv(t: Tournament) -> str:
+def standings_csv(*, t: Tournament) -> str:
     """The standings as CSV: place, player, points, played, wins, then each tie-break (text cells
     that would start a spreadsheet formula are quote-prefixed: ``common.spreadsheet``)."""
     rows = tournament_standings(t)
@@ -497,7 +497,7 @@ def _columns() -> list[str]:
     ]
 
 
-def crosstable_csv(t: Tournament) -> str:
+def crosstable_csv(*, t: Tournament) -> str:
     """Player by round: each cell the player's place at their table and who they met ("1st v Bob,
     Carol"), "bye", "playing" or empty; players in the standings' order."""
     rows = tournament_standings(t)
@@ -539,7 +539,7 @@ def crosstable_csv(t: Tournament) -> str:
     )
 
 
-def records_zip(t: Tournament) -> bytes:
+def records_zip(*, t: Tournament) -> bytes:
     """Every table's game record (``games.services.record_text``), one file per table, zipped."""
     links = RoundTable.objects.filter(round__tournament=t).select_related("round", "table")
     buffer = io.BytesIO()
@@ -550,7 +550,7 @@ def records_zip(t: Tournament) -> bytes:
     return buffer.getvalue()
 
 
-def registrations(t: Tournament) -> list[Registration]:
+def registrations(*, t: Tournament) -> list[Registration]:
     """The event's entrants (withdrawn last), with their players, for the roster."""
     regs = list(Registration.objects.filter(tournament=t).select_related("player"))
     return sorted(regs, key=lambda r: (r.status == Registration.Status.WITHDRAWN, r.seed or 10**6, r.pk))

@@ -17,8 +17,8 @@ from common.http import fragment_response
 from common.players import request_player, visitor_player
 from games.models import Player, Table
 
-from . import event_reads, selectors, services
-from .models import Registration, Tournament
+from ..models import Registration, Tournament
+from . import reads, selectors, services
 
 #: Each tie-break's column heading in the standings.
 TIEBREAK_LABELS = {
@@ -39,7 +39,7 @@ TIEBREAK_LABELS = {
 
 def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     try:
-        page = event_reads.event_page(tournament_id, visitor_player(request), TIEBREAK_LABELS)
+        page = reads.event_page(tournament_id, visitor_player(request), TIEBREAK_LABELS)
     except NotFound:
         raise Http404("no such tournament") from None
     context = {"t": page.t, "page": page}

@@ -2,36 +2,36 @@
 
 from django.urls import path
 
-from . import organiser_pages
+from . import console, pages
 
 urlpatterns = [
-    path("organiser/", organiser_pages.dashboard, name="dashboard"),
-    path("organiser/bot-match/", organiser_pages.bot_match_page, name="bot-match"),
-    path("organiser/request/", organiser_pages.organiser_request_page, name="organiser-request"),
-    path("organiser/events/<id:tournament_id>/", organiser_pages.event_page, name="organiser-event"),
+    path("organiser/", pages.dashboard, name="dashboard"),
+    path("organiser/bot-match/", pages.bot_match_page, name="bot-match"),
+    path("organiser/request/", pages.organiser_request_page, name="organiser-request"),
+    path("organiser/events/<id:tournament_id>/", console.event_page, name="organiser-event"),
     path(
         "organiser/events/<id:tournament_id>/standings.csv",
-        organiser_pages.standings_csv,
+        console.standings_csv,
         name="organiser-standings-csv",
     ),
     path(
         "organiser/events/<id:tournament_id>/crosstable.csv",
-        organiser_pages.crosstable_csv,
+        console.crosstable_csv,
         name="organiser-crosstable-csv",
     ),
     path(
         "organiser/events/<id:tournament_id>/records.zip",
-        organiser_pages.records_zip,
+        console.records_zip,
         name="organiser-records-zip",
     ),
     path(
         "organiser/events/<id:tournament_id>/<str:action>/",
-        organiser_pages.event_action,
+        console.event_action,
         name="organiser-event-action",
     ),
     path(
         "organiser/<id:tournament_id>/<str:action>/",
-        organiser_pages.dashboard_action,
+        pages.dashboard_action,
         name="dashboard-action",
     ),
 ]

@@ -2,7 +2,8 @@
 
 from django.urls import path
 
-from . import ladder_pages, pages
+from .. import pages
+from . import pages as ladder_pages
 
 urlpatterns = [
     path("ladders/<id:ladder_id>/", ladder_pages.ladder_page, name="ladder"),

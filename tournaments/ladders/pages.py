@@ -20,9 +20,10 @@ from common.errors import NotFound, ServiceError
 from common.http import fragment_response
 from common.players import request_player, visitor_player
 
-from . import ladders, selectors
-from .ladder_reads import ladder_view
-from .models import Challenge, Ladder, LadderMember, QueueEntry
+from ..models import Challenge, Ladder, LadderMember, QueueEntry
+from ..selectors import find_player
+from . import queue, selectors, services
+from .reads import ladder_view
 
 
 def ladder_page(request: HttpRequest, ladder_id: int) -> HttpResponse:
@@ -51,7 +52,7 @@ def ladder_action_page(request: HttpRequest, ladder_id: int, action: str) -> Htt
     back = redirect("ladder", ladder_id=ladder.pk)
     try:
         if action == "join":
-            member = ladders.ladder_join(ladder=ladder, player=me)
+            member = services.ladder_join(ladder=ladder, player=me)
             count = LadderMember.objects.filter(ladder=ladder).count()
             if member.position is not None:
                 messages.success(
@@ -74,7 +75,7 @@ def ladder_action_page(request: HttpRequest, ladder_id: int, action: str) -> Htt
             pending = (
                 Challenge.objects.filter(ladder=ladder, status=Challenge.Status.PENDING).filter(mine).count()
             )
-            ladders.ladder_leave(ladder=ladder, player=me)
+            services.ladder_leave(ladder=ladder, player=me)
             if pending:
                 left = ngettext(
                     "You left %(ladder)s; your %(n)d open challenge cancelled",
@@ -85,7 +86,7 @@ def ladder_action_page(request: HttpRequest, ladder_id: int, action: str) -> Htt
                 left = _("You left %(ladder)s")
             messages.success(request, left % {"ladder": ladder, "n": pending})
         elif action == "queue":
-            ladders.queue_join(ladder=ladder, player=me)
+            queue.queue_join(ladder=ladder, player=me)
             waiting = QueueEntry.objects.filter(ladder=ladder).count()
             messages.success(
                 request,
@@ -100,15 +101,15 @@ def ladder_action_page(request: HttpRequest, ladder_id: int, action: str) -> Htt
             if not QueueEntry.objects.filter(ladder=ladder, player=me).exists():
                 messages.info(request, _("You were not in the queue of %(ladder)s") % {"ladder": ladder})
             else:
-                ladders.queue_leave(ladder=ladder, player=me)
+                queue.queue_leave(ladder=ladder, player=me)
                 messages.success(request, _("You left the queue of %(ladder)s") % {"ladder": ladder})
         elif action == "challenge":
             raw = request.POST.get("player", "")
-            target = selectors.find_player(raw)
+            target = find_player(raw)
             if target is None:
                 messages.error(request, _("there is no such player"))
                 return back
-            c = ladders.challenge_create(ladder=ladder, challenger=me, challenged=target)
+            c = services.challenge_create(ladder=ladder, challenger=me, challenged=target)
             messages.success(
                 request,
                 _("You challenged %(name)s: they have until %(when)s %(zone)s to answer")
@@ -139,14 +140,14 @@ def challenge_action_page(request: HttpRequest, challenge_id: int, action: str) 
     opponent = c.challenger if me.pk == c.challenged_id else c.challenged
     try:
         if action == "accept":
-            table = ladders.challenge_accept(challenge_id=c.pk, by=me)
+            table = services.challenge_accept(challenge_id=c.pk, by=me)
             messages.success(
                 request,
                 _("Challenge accepted: your game against %(name)s is ready")
                 % {"name": opponent.display_name},
             )
             return redirect("table", table_id=table.pk)
-        ladders.challenge_answer(challenge_id=c.pk, by=me, decision=action)
+        services.challenge_answer(challenge_id=c.pk, by=me, decision=action)
     except ServiceError as exc:
         messages.error(request, exc.detail)
         return back

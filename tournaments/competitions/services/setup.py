@@ -1,0 +1,180 @@
+"""Leagues and events being set up: creating and joining leagues, creating events, opening
+registration, and the organisers' audit trail.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+import engine
+from common.errors import Conflict, Forbidden, InvalidInput, NotFound
+from games.clocks import TimeControl
+from games.guests import forbid_guest
+from games.models import GameKind, Player
+
+from ...models import AuditEntry, League, Season, Tournament
+from ...organising import roles
+from ...pairing.bracket import setting_error
+from ...selectors import is_organiser
+from ...standings import REQUESTED_BYES
+
+# ------------------------------------------------------------------- leagues
+
+
+def require_organiser(*, league: League, player: Player) -> None:
+    if not is_organiser(league, player):
+        raise Forbidden(_("only organisers of %(league)s may do this") % {"league": league.name})
+
+
+@transaction.atomic
+def league_create(*, organiser: Player, name: str, slug: str = "", description: str = "") -> League:
+    forbid_guest(organiser, "create leagues")
+    roles.require_role(player=organiser, doing="creating a league")
+    slug = slug or slugify(name)
+    if not slug:
+        raise InvalidInput(_("a league needs a name with letters or digits"))
+    if League.objects.filter(slug=slug).exists():
+        raise Conflict(_("the league address %(slug)s is taken") % {"slug": repr(slug)})
+    league = League.objects.create(name=name, slug=slug, description=description)
+    league.organisers.add(organiser)
+    league.members.add(organiser)
+    return league
+
+
+def league_join(*, league: League, player: Player) -> None:
+    forbid_guest(player, "join leagues")
+    league.members.add(player)
+
+
+# --------------------------------------------------------------- tournaments
+
+
+@transaction.atomic
+def tournament_create(
+    *,
+    organiser: Player,
+    league: League,
+    name: str,
+    game: str,
+    seats: int,
+    format: str = Tournament.Format.SWISS,
+    rounds: int | None = None,
+    advance: int = 1,
+    edition: str = "302",
+    time_control: dict[str, Any] | None = None,
+    rated: bool = True,
+    points_scale: list[float] | None = None,
+    check_in: bool = False,
+    requested_bye: str = "half",
+    season: Season | None = None,
+    open_registration: bool = True,
+    max_players: int | None = None,
+    rating_min: int | None = None,
+    rating_max: int | None = None,
+    registration_opens: Any = None,
+    registration_closes: Any = None,
+) -> Tournament:
+    require_organiser(league=league, player=organiser)
+    if max_players is not None and max_players < 2:
+        raise InvalidInput(_("an event needs room for at least 2 players, not %(n)s") % {"n": max_players})
+    if rating_min is not None and rating_max is not None and rating_min > rating_max:
+        raise InvalidInput(
+            _("the minimum rating (%(min)s) is above the maximum (%(max)s)")
+            % {"min": rating_min, "max": rating_max}
+        )
+    if (rating_min is not None and rating_min < 0) or (rating_max is not None and rating_max < 0):
+        raise InvalidInput(_("rating bounds cannot be negative"))
+    if registration_opens and registration_closes and registration_opens >= registration_closes:
+        raise InvalidInput(_("registration must open before it closes"))
+    if game not in GameKind.values:
+        raise InvalidInput(_("game must be shacru, azacru or pacru, not %(game)s") % {"game": repr(game)})
+    if seats not in (2, 3, 4):
+        raise InvalidInput(_("seats must be 2, 3 or 4"))
+    if format not in Tournament.Format.values:
+        raise InvalidInput(
+            _("format must be one of %(formats)s") % {"formats": ", ".join(Tournament.Format.values)}
+        )
+    if rounds is None:  # not named: a Swiss plays the default, other formats compute theirs at the start
+        rounds = Tournament.DEFAULT_SWISS_ROUNDS if format == Tournament.Format.SWISS else 0
+    if format == Tournament.Format.SWISS and not 1 <= rounds <= 30:
+        raise InvalidInput(_("a Swiss needs 1 to 30 rounds"))
+    if format == Tournament.Format.KNOCKOUT and (error := setting_error(seats, advance)):
+        raise InvalidInput(_("knockout: %(error)s") % {"error": error})
+    if format == Tournament.Format.DOUBLE_ELIMINATION and seats != 2:
+        raise InvalidInput(
+            _("double elimination is played on 2-seat tables only, not %(seats)s") % {"seats": seats}
+        )
+    if points_scale is not None and len(points_scale) != seats:
+        raise InvalidInput(
+            ngettext(
+                "points_scale needs %(n)d value, best place first",
+                "points_scale needs %(n)d values, best place first",
+                seats,
+            )
+            % {"n": seats}
+        )
+    if requested_bye not in REQUESTED_BYES:
+        raise InvalidInput(
+            _("a bye the organiser gives pays zero or half, not %(value)s") % {"value": repr(requested_bye)}
+        )
+    try:
+        tc = TimeControl.from_dict(time_control)
+        edition = engine.variant(game).edition_for(edition)
+    except ValueError as exc:
+        raise InvalidInput(str(exc)) from None
+    if season is not None and season.league_id != league.pk:
+        raise InvalidInput(_("the season belongs to another league"))
+    return Tournament.objects.create(
+        league=league,
+        season=season,
+        name=name,
+        game=game,
+        edition=edition,
+        seats=seats,
+        format=format,
+        rounds=rounds,
+        advance=advance,
+        time_control=tc.to_dict(),
+        rated=rated,
+        points_scale=points_scale,
+        check_in=check_in,
+        requested_bye=requested_bye,
+        max_players=max_players,
+        rating_min=rating_min,
+        rating_max=rating_max,
+        registration_opens=registration_opens,
+        registration_closes=registration_closes,
+        status=Tournament.Status.REGISTRATION if open_registration else Tournament.Status.DRAFT,
+        created_by=organiser,
+    )
+
+
+def _locked(tournament_id: int) -> Tournament:
+    t = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
+    if t is None:
+        raise NotFound(_("there is no tournament %(id)s") % {"id": tournament_id})
+    return t
+
+
+@transaction.atomic
+def registration_open(*, tournament_id: int, by: Player) -> Tournament:
+    t = _locked(tournament_id)
+    require_organiser(league=t.league, player=by)
+    if t.status != Tournament.Status.DRAFT:
+        raise Conflict(
+            _("registration can be opened only for a draft, and this tournament is %(status)s")
+            % {"status": t.get_status_display()}
+        )
+    t.status = Tournament.Status.REGISTRATION
+    t.save(update_fields=["status"])
+    return t
+
+
+def audit(*, t: Tournament, by: Player | None, action: str, **fields: Any) -> AuditEntry:
+    """Write what an organiser did to the event (``AuditEntry``)."""
+    return AuditEntry.objects.create(tournament=t, by=by, action=action, **fields)

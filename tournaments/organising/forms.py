@@ -1,0 +1,124 @@
+"""The organiser pages' forms: a league, an event, a bot match, a request for the organiser role."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy, pgettext_lazy
+
+from games.models import GameKind
+
+from ..models import League, Tournament
+
+DATETIME_FORMATS = ["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M", "%Y-%m-%d"]
+
+
+class LeagueForm(forms.Form):
+    name = forms.CharField(max_length=80, label=pgettext_lazy("league form", "Name"))
+    description = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3}),
+        max_length=2000,
+        required=False,
+        label=pgettext_lazy("league form", "Description"),
+    )
+
+
+class TournamentForm(forms.Form):
+    league = forms.ModelChoiceField(
+        queryset=League.objects.none(), label=pgettext_lazy("event form", "League")
+    )
+    name = forms.CharField(max_length=100, label=pgettext_lazy("event form", "Name"))
+    game = forms.ChoiceField(choices=GameKind.choices, label=pgettext_lazy("event form", "Game"))
+    seats = forms.TypedChoiceField(
+        choices=[(2, "2"), (3, "3"), (4, "4")], coerce=int, label=gettext_lazy("Players per table")
+    )
+    format = forms.ChoiceField(choices=Tournament.Format.choices, label=pgettext_lazy("event form", "Format"))
+    rounds = forms.IntegerField(
+        min_value=1,
+        max_value=30,
+        initial=Tournament.DEFAULT_SWISS_ROUNDS,
+        required=False,
+        label=gettext_lazy("Rounds (Swiss)"),
+    )
+    advance = forms.IntegerField(
+        min_value=1,
+        max_value=3,
+        initial=1,
+        required=False,
+        label=gettext_lazy("Players advancing per table (knockout)"),
+    )
+    max_players = forms.IntegerField(
+        min_value=2, required=False, label=gettext_lazy("Most players (empty: no limit)")
+    )
+    rating_min = forms.IntegerField(min_value=0, required=False, label=gettext_lazy("Lowest rating allowed"))
+    rating_max = forms.IntegerField(min_value=0, required=False, label=gettext_lazy("Highest rating allowed"))
+    registration_opens = forms.DateTimeField(
+        required=False,
+        input_formats=DATETIME_FORMATS,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+        label=gettext_lazy("Registration opens (empty: now)"),
+    )
+    registration_closes = forms.DateTimeField(
+        required=False,
+        input_formats=DATETIME_FORMATS,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+        label=gettext_lazy("Registration closes (empty: at the start)"),
+    )
+    check_in = forms.BooleanField(
+        required=False, label=gettext_lazy("Players must check in (only they are paired)")
+    )
+    requested_bye = forms.ChoiceField(
+        choices=[
+            ("half", pgettext_lazy("requested bye", "half: a draw's points")),
+            ("zero", pgettext_lazy("requested bye", "nothing")),
+        ],
+        initial="half",
+        required=False,  # left out (an older form, a script): FIDE's half point
+        label=gettext_lazy("A bye you give pays"),
+    )
+    base_minutes = forms.FloatField(
+        min_value=0, initial=10, label=gettext_lazy("Fischer: minutes (0 = untimed)")
+    )
+    increment = forms.FloatField(min_value=0, initial=5, label=gettext_lazy("Fischer: increment, seconds"))
+    rated = forms.BooleanField(required=False, initial=True, label=pgettext_lazy("event form", "Rated"))
+
+    #: Which fields apply to which formats (the others apply to all): the page and its script use it.
+    ONLY_FOR = {"rounds": ["swiss"], "advance": ["knockout"], "requested_bye": ["swiss", "round_robin"]}
+
+
+LEVEL_CHOICES = [
+    ("random", pgettext_lazy("house bot level", "random")),
+    ("greedy", pgettext_lazy("house bot level", "greedy")),
+    ("search", pgettext_lazy("house bot level", "search")),
+]
+#: A seat left without a bot.
+NO_BOT = ("", pgettext_lazy("bot match seat", "empty"))
+
+
+class BotMatchForm(forms.Form):
+    game = forms.ChoiceField(choices=GameKind.choices, label=pgettext_lazy("bot match form", "Game"))
+    seat1 = forms.ChoiceField(choices=LEVEL_CHOICES, initial="search", label=gettext_lazy("Seat 1 bot"))
+    seat2 = forms.ChoiceField(choices=LEVEL_CHOICES, initial="greedy", label=gettext_lazy("Seat 2 bot"))
+    seat3 = forms.ChoiceField(
+        choices=[NO_BOT, *LEVEL_CHOICES], required=False, label=gettext_lazy("Seat 3 bot")
+    )
+    seat4 = forms.ChoiceField(
+        choices=[NO_BOT, *LEVEL_CHOICES], required=False, label=gettext_lazy("Seat 4 bot")
+    )
+    games = forms.IntegerField(
+        min_value=1,
+        max_value=100,
+        initial=4,
+        label=pgettext_lazy("bot match form", "Games"),
+        help_text=gettext_lazy("seats rotate from game to game"),
+    )
+    rated = forms.BooleanField(required=False, initial=False, label=pgettext_lazy("bot match form", "Rated"))
+
+
+class OrganiserRequestForm(forms.Form):
+    message = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 4}),
+        max_length=1000,
+        required=False,
+        label=gettext_lazy("About your club"),
+        help_text=gettext_lazy("Who you are, the club or events you want to run (staff read this)."),
+    )
