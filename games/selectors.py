@@ -115,7 +115,7 @@ def move_history(table: Table) -> list[Move]:
     return list(Move.objects.filter(table=table).order_by("seq"))
 
 
-def legal_for_turn(table: Table) -> dict[str, Any]:
+def legal_for_turn(table: Table, state: engine.State | None = None) -> dict[str, Any]:
     """The moves of the player on turn and the choices each needs.
 
     Pacru: ``{base: {"effects": [...], "effect_kind": ..., "meetings": {option: [...]}}}``
@@ -125,7 +125,7 @@ def legal_for_turn(table: Table) -> dict[str, Any]:
     """
     if table.status != Table.Status.ACTIVE or table.position is None:
         return {"base_moves": [], "choices": {}, "reorient": None}
-    return engine.load(table.position).turn_options()
+    return (state or engine.load(table.position)).turn_options()
 
 
 def player_list() -> QuerySet[Player]:
@@ -167,16 +167,10 @@ def table_version(table_id: int) -> tuple[str, bool] | None:
     return f"t{table_id}-{status}-{actions}-{ply}-{to_move}-{n_seats}-{stamp:.3f}", due
 
 
-def chevron_powers(position: dict[str, Any] | None) -> dict[str, int]:
-    """Each chevron's power by its field, as the engine counts it (``{}`` without a position):
-    pages show this rather than repeating the rule."""
-    return engine.load(position).powers() if position else {}
-
-
 def table_positions(table: Table, start: int = 0) -> dict[str, Any]:
     """The start position and the position after each action from ``start`` (replayed with the
     engine), for stepping through a game: ``{"start", "start_powers", "actions": [{"seq", "ply",
-    "seat", "action", "position", "powers"}]}`` (powers: :func:`chevron_powers`)."""
+    "seat", "action", "position", "powers"}]}`` (powers: the engine's ``State.powers``)."""
     state = initial_state(table)
     first, first_powers = state.to_dict(), state.powers()
     out: list[dict[str, Any]] = []

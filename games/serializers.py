@@ -247,10 +247,17 @@ class TableDetailOut(TableOut):
     def get_clock_grace(self, table: Table) -> float:
         return float(settings.CLOCK_GRACE_SECONDS)
 
+    def _state(self, table: Table) -> Any:
+        """The table's position loaded once per answer (the legal moves and the powers read it)."""
+        cache = self.context.setdefault("_state", {})
+        if table.pk not in cache:
+            cache[table.pk] = engine.load(table.position) if table.position else None
+        return cache[table.pk]
+
     def _legal(self, table: Table) -> dict[str, Any]:
         cache = self.context.setdefault("_legal", {})
         if table.pk not in cache:
-            cache[table.pk] = selectors.legal_for_turn(table)
+            cache[table.pk] = selectors.legal_for_turn(table, state=self._state(table))
         return cache[table.pk]  # type: ignore[no-any-return]
 
     def get_base_moves(self, table: Table) -> list[str]:
@@ -266,7 +273,8 @@ class TableDetailOut(TableOut):
         return [m.action for m in table.moves.order_by("seq")]
 
     def get_powers(self, table: Table) -> dict[str, int]:
-        return selectors.chevron_powers(table.position)
+        state = self._state(table)
+        return state.powers() if state is not None else {}
 
     def get_rules(self, table: Table) -> dict[str, Any]:
         return engine.variant(table.game).rules
