@@ -100,11 +100,11 @@ class NotificationsApi(APIView):
         page = list(rows.order_by("-id")[:50])
         # Titles in the request's language, times in the player's zone (a program signed in by
         # token has no session to carry it).
-        with timezone.override(notify.user_zone(request.user.pk)):
-            out = NotificationOut(page, many=True, context={"extras": notify.extras(page)}).data
+        with timezone.override(notify.user_zone(user_id=request.user.pk)):
+            out = NotificationOut(page, many=True, context={"extras": notify.extras(notifications=page)}).data
         return Response(
             {
-                "unread": notify.unread_count(request.user.pk),
+                "unread": notify.unread_count(user_id=request.user.pk),
                 "results": out,
                 "before": page[-1].pk if len(page) == 50 else None,
             }
@@ -131,5 +131,5 @@ class NotificationsReadApi(APIView):
     def post(self, request: Request) -> Response:
         data = MarkReadIn(data=request.data)
         data.is_valid(raise_exception=True)
-        marked = notify.mark_read(request.user.pk, data.validated_data.get("ids"))
-        return Response({"marked": marked, "unread": notify.unread_count(request.user.pk)})
+        marked = notify.mark_read(user_id=request.user.pk, ids=data.validated_data.get("ids"))
+        return Response({"marked": marked, "unread": notify.unread_count(user_id=request.user.pk)})

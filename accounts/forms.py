@@ -181,7 +181,7 @@ class OutboxPasswordResetForm(PasswordResetForm):
             "minutes": RESEND_SECONDS // 60,
         }
         queue_account_mail(
-            user,
+            user=user,
             template="reset",
             subject=gettext_lazy("Reset your password for %(site)s"),
             context=mail_context,

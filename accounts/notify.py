@@ -40,11 +40,11 @@ def site_url(path: str) -> str:
     return settings.SITE_URL.rstrip("/") + path
 
 
-def unsubscribe_token(user_id: int, kind: str) -> str:
+def unsubscribe_token(*, user_id: int, kind: str) -> str:
     return signing.dumps({"u": user_id, "k": kind}, salt=UNSUBSCRIBE_SALT, compress=True)
 
 
-def read_unsubscribe_token(token: str) -> tuple[int, str] | None:
+def read_unsubscribe_token(*, token: str) -> tuple[int, str] | None:
     try:
         data = signing.loads(token, salt=UNSUBSCRIBE_SALT)
         return int(data["u"]), str(data["k"])
@@ -52,23 +52,23 @@ def read_unsubscribe_token(token: str) -> tuple[int, str] | None:
         return None
 
 
-def unsubscribe_url(user_id: int, kind: str) -> str:
-    return site_url(reverse("unsubscribe", args=[unsubscribe_token(user_id, kind)]))
+def unsubscribe_url(*, user_id: int, kind: str) -> str:
+    return site_url(reverse("unsubscribe", args=[unsubscribe_token(user_id=user_id, kind=kind)]))
 
 
-def email_modes(user_id: int) -> dict[str, str]:
+def email_modes(*, user_id: int) -> dict[str, str]:
     """Each kind's e-mail mode for this player: their choice or the kind's default."""
     chosen = dict(NotificationSetting.objects.filter(user_id=user_id).values_list("kind", "email"))
     return {name: chosen.get(name, kind.email) for name, kind in kinds.KINDS.items()}
 
 
-def set_email_mode(user_id: int, kind: str, mode: str) -> None:
+def set_email_mode(*, user_id: int, kind: str, mode: str) -> None:
     if kind not in kinds.KINDS or mode not in kinds.EMAIL_MODES:
         raise ValueError(f"no such notification kind or e-mail mode: {kind!r}, {mode!r}")
     NotificationSetting.objects.update_or_create(user_id=user_id, kind=kind, defaults={"email": mode})
 
 
-def verified_address(user: Any, account: Account | None) -> str:
+def verified_address(*, user: Any, account: Account | None) -> str:
     """The address mail may go to: the user's, once verified and while the account is active
     (``account``: the user's, or None when it has none)."""
     if not user.is_active or not user.email or account is None or not account.email_verified_at:
@@ -76,18 +76,18 @@ def verified_address(user: Any, account: Account | None) -> str:
     return str(user.email)
 
 
-def account_of_user(user: Any) -> Account | None:
+def account_of_user(*, user: Any) -> Account | None:
     """The user's account row, read along with the user (``select_related("account")``) or now."""
     return getattr(user, "account", None)  # absent: a reverse one-to-one error, an AttributeError
 
 
-def recipient_language(user: Any, default: str | None = None) -> str:
+def recipient_language(*, user: Any, default: str | None = None) -> str:
     """The language to write to ``user`` in (a mail, a notification made in someone else's
     request or in a worker): the one they chose (``Account.language``), else ``default`` (a
     mail the recipient asked for themselves: their request's language), else the site's
     (``LANGUAGE_CODE``). ``user`` may be None (no account: the site's language)."""
     codes = {code for code, _ in settings.LANGUAGES}
-    chosen = getattr(account_of_user(user), "language", "") if user is not None else ""
+    chosen = getattr(account_of_user(user=user), "language", "") if user is not None else ""
     if chosen in codes:
         return str(chosen)
     if default:
@@ -101,18 +101,18 @@ def recipient_language(user: Any, default: str | None = None) -> str:
 
 
 @contextmanager
-def recipient_locale(user: Any, default: str | None = None) -> Iterator[str]:
+def recipient_locale(*, user: Any, default: str | None = None) -> Iterator[str]:
     """Write to ``user`` inside this block: their language (:func:`recipient_language`, which
     the block yields) and their time zone are the active ones."""
-    language = recipient_language(user, default)
-    zone = account_zone(account_of_user(user) if user is not None else None)
+    language = recipient_language(user=user, default=default)
+    zone = account_zone(account=account_of_user(user=user) if user is not None else None)
     with translation.override(language), timezone.override(zone):
         yield language
 
 
 def queue_account_mail(
-    user: Any,
     *,
+    user: Any,
     template: str,
     subject: Any,
     context: dict[str, Any],
@@ -131,7 +131,7 @@ def queue_account_mail(
     limit. ``discard``: do every step and throw the mail away (a password reset for an address
     no account has costs what one for a known address costs, so its timing tells nothing)."""
     allowed = mail_limits.take(to=to, client=client, user_id=user.pk)
-    with recipient_locale(user, default=translation.get_language()):
+    with recipient_locale(user=user, default=translation.get_language()):
         mail = dict(
             key=key,
             to=to,
@@ -146,7 +146,7 @@ def queue_account_mail(
     return not discard
 
 
-def user_zone(user_id: int) -> ZoneInfo:
+def user_zone(*, user_id: int) -> ZoneInfo:
     name = Account.objects.filter(user_id=user_id).values_list("time_zone", flat=True).first()
     try:
         return ZoneInfo(name or "UTC")
@@ -154,7 +154,7 @@ def user_zone(user_id: int) -> ZoneInfo:
         return ZoneInfo("UTC")
 
 
-def digest_due(mode: str, now: datetime, zone: ZoneInfo) -> datetime:
+def digest_due(*, mode: str, now: datetime, zone: ZoneInfo) -> datetime:
     """When the next digest of this mode goes out: the next full hour, or the next morning
     (``DIGEST_DAILY_HOUR`` in the player's time zone)."""
     if mode == EmailMode.HOURLY:
@@ -178,30 +178,30 @@ def notify(
     user = User.objects.select_related("account").filter(pk=user_id, is_active=True).first()
     if user is None:
         return None
-    account = account_of_user(user)
+    account = account_of_user(user=user)
     chosen = NotificationSetting.objects.filter(user=user, kind=kind).values_list("email", flat=True).first()
     mode = chosen or (kinds.KINDS[kind].email if kind in kinds.KINDS else EmailMode.OFF)
-    address = verified_address(user, account)
+    address = verified_address(user=user, account=account)
     n = Notification(user=user, kind=kind, key=key, params=params, url=url)
     if mode != EmailMode.OFF and address:
         if mode == EmailMode.IMMEDIATE:
             n.mail = Notification.Mail.QUEUED
         else:
             n.mail = Notification.Mail.DIGEST
-            n.digest_due = digest_due(mode, timezone.now(), account_zone(account))
+            n.digest_due = digest_due(mode=mode, now=timezone.now(), zone=account_zone(account=account))
     try:
         with transaction.atomic():
             n.save(force_insert=True)
             if n.mail == Notification.Mail.QUEUED:
-                with recipient_locale(user):
-                    subject, text, html = render_one(n)
+                with recipient_locale(user=user):
+                    subject, text, html = render_one(notification=n)
                     outbox.queue(
                         key=f"n:{n.pk}",
                         to=address,
                         subject=subject,
                         text=text,
                         html=html,
-                        headers=list_unsubscribe(user.pk, n.kind),
+                        headers=list_unsubscribe(user_id=user.pk, kind=n.kind),
                         user_id=user.pk,
                         fresh=True,
                     )
@@ -210,7 +210,7 @@ def notify(
     return n
 
 
-def account_zone(account: Account | None) -> ZoneInfo:
+def account_zone(*, account: Account | None) -> ZoneInfo:
     """The account's time zone (UTC when it has none, or an unknown one)."""
     try:
         return ZoneInfo(account.time_zone) if account is not None and account.time_zone else ZoneInfo("UTC")
@@ -218,15 +218,15 @@ def account_zone(account: Account | None) -> ZoneInfo:
         return ZoneInfo("UTC")
 
 
-def list_unsubscribe(user_id: int, kind: str) -> dict[str, str]:
+def list_unsubscribe(*, user_id: int, kind: str) -> dict[str, str]:
     """RFC 2369 and RFC 8058 headers: mail clients offer a one-click unsubscribe."""
     return {
-        "List-Unsubscribe": f"<{unsubscribe_url(user_id, kind)}>",
+        "List-Unsubscribe": f"<{unsubscribe_url(user_id=user_id, kind=kind)}>",
         "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
     }
 
 
-def extras(notifications: list[Notification]) -> dict[int, dict[str, Any]]:
+def extras(*, notifications: list[Notification]) -> dict[int, dict[str, Any]]:
     """What is read at display time rather than stored: a finished game's rating change (rated
     later, by a worker)."""
     wanted = {
@@ -249,16 +249,17 @@ def extras(notifications: list[Notification]) -> dict[int, dict[str, Any]]:
     return out
 
 
-def render_one(n: Notification) -> tuple[str, str, str]:
+def render_one(*, notification: Notification) -> tuple[str, str, str]:
     """Subject, plain text and HTML of the mail for one notification, in the active language
     and time zone (:func:`notify` makes them the recipient's: :func:`recipient_locale`)."""
+    n = notification
     title = kinds.title(n.kind, n.params)
-    detail = kinds.detail(n.kind, n.params, extras([n]).get(n.pk))
+    detail = kinds.detail(n.kind, n.params, extras(notifications=[n]).get(n.pk))
     context = {
         "title": title,
         "detail": detail,
         "link": site_url(n.url) if n.url else "",
-        "unsubscribe": unsubscribe_url(n.user_id, n.kind),
+        "unsubscribe": unsubscribe_url(user_id=n.user_id, kind=n.kind),
         "kind_label": kinds.KINDS[n.kind].label if n.kind in kinds.KINDS else n.kind,
         "settings_link": site_url(reverse("settings-notifications")),
     }
@@ -267,7 +268,7 @@ def render_one(n: Notification) -> tuple[str, str, str]:
     return title, text, html
 
 
-def send_digests(now: datetime | None = None, limit: int = 500) -> int:
+def send_digests(*, now: datetime | None = None, limit: int = 500) -> int:
     """Send each player's due digest: their waiting notifications in one mail. The notifications
     are marked in the transaction that queues the mail, so none is in two digests."""
     now = now or timezone.now()
@@ -289,28 +290,28 @@ def send_digests(now: datetime | None = None, limit: int = 500) -> int:
                 continue
             Notification.objects.filter(pk__in=[n.pk for n in due]).update(mail=Notification.Mail.HANDED)
             user = User.objects.select_related("account").get(pk=user_id)
-            address = verified_address(user, account_of_user(user))
+            address = verified_address(user=user, account=account_of_user(user=user))
             if not address:
                 continue
-            with recipient_locale(user):
-                subject, text, html = render_digest(user_id, due)
+            with recipient_locale(user=user):
+                subject, text, html = render_digest(user_id=user_id, due=due)
                 outbox.queue(
                     key=f"digest:{user_id}:{due[0].pk}:{due[-1].pk}",
                     to=address,
                     subject=subject,
                     text=text,
                     html=html,
-                    headers=list_unsubscribe(user_id, ALL_KINDS),
+                    headers=list_unsubscribe(user_id=user_id, kind=ALL_KINDS),
                     user_id=user_id,
                 )
             sent += 1
     return sent
 
 
-def render_digest(user_id: int, due: list[Notification]) -> tuple[str, str, str]:
+def render_digest(*, user_id: int, due: list[Notification]) -> tuple[str, str, str]:
     """Subject, plain text and HTML of one digest, in the active language and time zone
     (:func:`send_digests` makes them the recipient's: :func:`recipient_locale`)."""
-    more = extras(due)
+    more = extras(notifications=due)
     items = [
         {
             "title": kinds.title(n.kind, n.params),
@@ -322,9 +323,9 @@ def render_digest(user_id: int, due: list[Notification]) -> tuple[str, str, str]
     kinds_in = sorted({n.kind for n in due})
     context = {
         "items": items,
-        "unsubscribe_all": unsubscribe_url(user_id, ALL_KINDS),
+        "unsubscribe_all": unsubscribe_url(user_id=user_id, kind=ALL_KINDS),
         "unsubscribes": [
-            {"label": kinds.KINDS[k].label, "link": unsubscribe_url(user_id, k)}
+            {"label": kinds.KINDS[k].label, "link": unsubscribe_url(user_id=user_id, kind=k)}
             for k in kinds_in
             if k in kinds.KINDS
         ],
@@ -339,11 +340,11 @@ def render_digest(user_id: int, due: list[Notification]) -> tuple[str, str, str]
     return subject, text, html
 
 
-def unsubscribe(user_id: int, kind: str) -> list[str]:
+def unsubscribe(*, user_id: int, kind: str) -> list[str]:
     """Turn e-mail off for one kind (or every kind, ``*``); return the kinds turned off."""
     names = list(kinds.KINDS) if kind == ALL_KINDS else [kind]
     for name in names:
-        set_email_mode(user_id, name, EmailMode.OFF)
+        set_email_mode(user_id=user_id, kind=name, mode=EmailMode.OFF)
     # Waiting digest entries of those kinds stay in the inbox but leave the digest.
     Notification.objects.filter(user_id=user_id, kind__in=names, mail=Notification.Mail.DIGEST).update(
         mail=Notification.Mail.NONE, digest_due=None
@@ -351,18 +352,18 @@ def unsubscribe(user_id: int, kind: str) -> list[str]:
     return names
 
 
-def unread_count(user_id: int) -> int:
+def unread_count(*, user_id: int) -> int:
     return Notification.objects.filter(user_id=user_id, read_at__isnull=True).count()
 
 
-def mark_read_at(user_id: int, url: str) -> int:
+def mark_read_at(*, user_id: int, url: str) -> int:
     """Opening a page settles its notifications: mark those linking to ``url`` read."""
     return Notification.objects.filter(user_id=user_id, url=url, read_at__isnull=True).update(
         read_at=timezone.now()
     )
 
 
-def mark_read(user_id: int, ids: list[int] | None = None) -> int:
+def mark_read(*, user_id: int, ids: list[int] | None = None) -> int:
     """Mark the given notifications (all, without ``ids``) of this user read; return how many."""
     rows = Notification.objects.filter(user_id=user_id, read_at__isnull=True)
     if ids is not None:

@@ -3,6 +3,7 @@ inbox, e-mail verification, unsubscribing, and Django's password views under /ac
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -27,7 +28,7 @@ from games import services as games
 
 from . import forms, kinds, notify, services, sessions
 from .middleware import remember_language, remember_zone
-from .models import Notification
+from .models import Account, Notification
 
 
 def _error_text(exc: ServiceError) -> str:
@@ -38,109 +39,131 @@ def _error_text(exc: ServiceError) -> str:
 
 @login_required
 def settings_account(request: HttpRequest) -> HttpResponse:
+    """The account tab: the name at tables, the e-mail address (and a new link to confirm it), the
+    language and time zone. Each form posts here with its ``action``; a saved form redirects back."""
     user = request.user
     account = services.account_of(user=user)
-    profile = forms.ProfileForm(initial={"display_name": user.player.display_name})
-    email = forms.EmailForm(initial={"email": account.pending_email or user.email})
-    prefs = forms.PreferencesForm(initial={"language": account.language, "time_zone": account.time_zone})
+    context = {
+        "tab": "account",
+        "account": account,
+        "profile": forms.ProfileForm(initial={"display_name": user.player.display_name}),
+        "email_form": forms.EmailForm(initial={"email": account.pending_email or user.email}),
+        "prefs": forms.PreferencesForm(
+            initial={"language": account.language, "time_zone": account.time_zone}
+        ),
+    }
     if request.method == "POST":
         action = request.POST.get("action")
-        if action == "profile":
-            profile = forms.ProfileForm(request.POST)
-            if profile.is_valid():
-                try:
-                    games.player_rename(player=user.player, display_name=profile.cleaned_data["display_name"])
-                except ServiceError as exc:
-                    profile.add_error("display_name", _error_text(exc))
-                else:
-                    messages.success(
-                        request,
-                        _("Your name at tables is now %(name)s.") % {"name": user.player.display_name},
-                    )
-                    return redirect("settings-account")
-        elif action == "email":
-            email = forms.EmailForm(request.POST)
-            if email.is_valid():
-                try:
-                    address = services.change_email(
-                        user=user,
-                        email=email.cleaned_data["email"],
-                        password=email.cleaned_data["password"],
-                        client=client_address(request),
-                    )
-                except ServiceError as exc:
-                    email.add_error("password" if exc.status_code == 403 else "email", _error_text(exc))
-                else:
-                    account.refresh_from_db()
-                    if account.pending_email or not account.email_verified_at:
-                        messages.success(
-                            request,
-                            _("We sent a link to %(address)s: follow it to confirm the address.")
-                            % {"address": address},
-                        )
-                    else:
-                        messages.info(
-                            request,
-                            _("%(address)s is already your confirmed address.") % {"address": address},
-                        )
-                    return redirect("settings-account")
-        elif action == "resend":
-            address = account.pending_email or user.email
-            if not address:
-                messages.error(request, _("Enter an e-mail address first."))
-            elif account.email_verified_at and not account.pending_email:
-                messages.info(request, _("%(address)s is already confirmed.") % {"address": address})
-            else:
-                try:
-                    sent = services.send_verification(
-                        user=user, address=address, client=client_address(request)
-                    )
-                except ServiceError as exc:
-                    messages.error(request, str(exc))
-                else:
-                    if sent:
-                        messages.success(
-                            request, _("We sent a new link to %(address)s.") % {"address": address}
-                        )
-                    else:
-                        messages.error(
-                            request,
-                            _("A link was sent less than a minute ago: look for it, or try again soon."),
-                        )
+        if action == "resend":
+            _resend_link(request, account)
             return redirect("settings-account")
-        elif action == "preferences":
-            prefs = forms.PreferencesForm(request.POST)
-            if prefs.is_valid():
-                try:
-                    services.set_preferences(
-                        user=user,
-                        language=prefs.cleaned_data["language"],
-                        time_zone=prefs.cleaned_data["time_zone"],
-                    )
-                except ServiceError as exc:
-                    prefs.add_error(None, str(exc))
-                else:
-                    remember_zone(request, prefs.cleaned_data["time_zone"])
-                    language = prefs.cleaned_data["language"]
-                    remember_language(request, language)
-                    if language:
-                        translation.activate(language)  # the saved message is in the new language
-                    messages.success(request, _("Your preferences are saved."))
-                    return redirect("settings-account")
-        else:
+        if action not in _ACCOUNT_FORMS:
             messages.error(request, _("That form is not known: reload the page and try again."))
-    return render(
-        request,
-        "accounts/settings_account.html",
-        {
-            "tab": "account",
-            "account": account,
-            "profile": profile,
-            "email_form": email,
-            "prefs": prefs,
-            "now": timezone.localtime(),
-        },
-    )
+        else:
+            key, post = _ACCOUNT_FORMS[action]
+            form = post(request, account)
+            if form is None:
+                return redirect("settings-account")
+            context[key] = form  # shown again with its errors
+    context["now"] = timezone.localtime()
+    return render(request, "accounts/settings_account.html", context)
+
+
+def _post_profile(request: HttpRequest, account: Account) -> forms.ProfileForm | None:
+    """Change the name at tables; ``None`` once saved, else the form with its errors."""
+    user = request.user
+    profile = forms.ProfileForm(request.POST)
+    if not profile.is_valid():
+        return profile
+    try:
+        games.player_rename(player=user.player, display_name=profile.cleaned_data["display_name"])
+    except ServiceError as exc:
+        profile.add_error("display_name", _error_text(exc))
+        return profile
+    messages.success(request, _("Your name at tables is now %(name)s.") % {"name": user.player.display_name})
+    return None
+
+
+def _post_email(request: HttpRequest, account: Account) -> forms.EmailForm | None:
+    """Change the e-mail address (the password confirms it); ``None`` once saved, else the form with
+    its errors."""
+    email = forms.EmailForm(request.POST)
+    if not email.is_valid():
+        return email
+    try:
+        address = services.change_email(
+            user=request.user,
+            email=email.cleaned_data["email"],
+            password=email.cleaned_data["password"],
+            client=client_address(request),
+        )
+    except ServiceError as exc:
+        email.add_error("password" if exc.status_code == 403 else "email", _error_text(exc))
+        return email
+    account.refresh_from_db()
+    if account.pending_email or not account.email_verified_at:
+        messages.success(
+            request,
+            _("We sent a link to %(address)s: follow it to confirm the address.") % {"address": address},
+        )
+    else:
+        messages.info(request, _("%(address)s is already your confirmed address.") % {"address": address})
+    return None
+
+
+def _resend_link(request: HttpRequest, account: Account) -> None:
+    """Send a new link to confirm the address waiting for it (or say why not)."""
+    address = account.pending_email or request.user.email
+    if not address:
+        messages.error(request, _("Enter an e-mail address first."))
+    elif account.email_verified_at and not account.pending_email:
+        messages.info(request, _("%(address)s is already confirmed.") % {"address": address})
+    else:
+        try:
+            sent = services.send_verification(
+                user=request.user, address=address, client=client_address(request)
+            )
+        except ServiceError as exc:
+            messages.error(request, str(exc))
+        else:
+            if sent:
+                messages.success(request, _("We sent a new link to %(address)s.") % {"address": address})
+            else:
+                messages.error(
+                    request, _("A link was sent less than a minute ago: look for it, or try again soon.")
+                )
+
+
+def _post_preferences(request: HttpRequest, account: Account) -> forms.PreferencesForm | None:
+    """Save the language and time zone (and switch to them now); ``None`` once saved, else the form
+    with its errors."""
+    prefs = forms.PreferencesForm(request.POST)
+    if not prefs.is_valid():
+        return prefs
+    try:
+        services.set_preferences(
+            user=request.user,
+            language=prefs.cleaned_data["language"],
+            time_zone=prefs.cleaned_data["time_zone"],
+        )
+    except ServiceError as exc:
+        prefs.add_error(None, str(exc))
+        return prefs
+    remember_zone(request, prefs.cleaned_data["time_zone"])
+    language = prefs.cleaned_data["language"]
+    remember_language(request, language)
+    if language:
+        translation.activate(language)  # the saved message is in the new language
+    messages.success(request, _("Your preferences are saved."))
+    return None
+
+
+#: The account tab's forms: action -> (the form's name in the template, what posting it does).
+_ACCOUNT_FORMS: dict[str, tuple[str, Callable[[HttpRequest, Account], Any]]] = {
+    "profile": ("profile", _post_profile),
+    "email": ("email_form", _post_email),
+    "preferences": ("prefs", _post_preferences),
+}
 
 
 class PasswordChange(auth_views.PasswordChangeView):
@@ -183,11 +206,11 @@ class PasswordResetConfirm(auth_views.PasswordResetConfirmView):
 
 @login_required
 def settings_notifications(request: HttpRequest) -> HttpResponse:
-    modes = notify.email_modes(request.user.pk)
+    modes = notify.email_modes(user_id=request.user.pk)
     form = forms.NotificationsForm(request.POST or None, modes=modes)
     if request.method == "POST" and form.is_valid():
         for name in kinds.KINDS:
-            notify.set_email_mode(request.user.pk, name, form.cleaned_data[name])
+            notify.set_email_mode(user_id=request.user.pk, kind=name, mode=form.cleaned_data[name])
         messages.success(request, _("Your notification settings are saved."))
         return redirect("settings-notifications")
     rows = [{"field": form[name], "kind": kind} for name, kind in kinds.KINDS.items()]
@@ -282,7 +305,7 @@ def verify_email(request: HttpRequest, token: str) -> HttpResponse:
 @login_required
 def inbox(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
-        marked = notify.mark_read(request.user.pk)
+        marked = notify.mark_read(user_id=request.user.pk)
         messages.success(
             request,
             ngettext("%(n)d notification marked read.", "%(n)d notifications marked read.", marked)
@@ -294,7 +317,7 @@ def inbox(request: HttpRequest) -> HttpResponse:
         rows = rows.filter(read_at__isnull=True)
     page = Paginator(rows, 30).get_page(request.GET.get("page"))
     items = list(page.object_list)
-    more = notify.extras(items)
+    more = notify.extras(notifications=items)
     lines = [
         {
             "n": n,
@@ -309,7 +332,7 @@ def inbox(request: HttpRequest) -> HttpResponse:
         {
             "page": page,
             "lines": lines,
-            "unread": notify.unread_count(request.user.pk),
+            "unread": notify.unread_count(user_id=request.user.pk),
             "show": request.GET.get("show"),
         },
     )
@@ -329,7 +352,7 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     """One click from a mail, no login: the signed link names the account and the kind. A GET
     (the link) and a POST (RFC 8058, a mail client's unsubscribe button) both unsubscribe;
     "undo" turns that kind back on."""
-    found = notify.read_unsubscribe_token(token)
+    found = notify.read_unsubscribe_token(token=token)
     if found is None:
         return render(request, "accounts/unsubscribe.html", {"error": True}, status=400)
     user_id, kind = found
@@ -345,9 +368,9 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     if request.method == "POST" and request.POST.get("action") == "undo":
         names = list(kinds.KINDS) if kind == notify.ALL_KINDS else [kind]
         for name in names:
-            notify.set_email_mode(user_id, name, kinds.KINDS[name].email)
+            notify.set_email_mode(user_id=user_id, kind=name, mode=kinds.KINDS[name].email)
         return render(request, "accounts/unsubscribe.html", {"undone": True, "label": label, "token": token})
-    notify.unsubscribe(user_id, kind)
+    notify.unsubscribe(user_id=user_id, kind=kind)
     return render(request, "accounts/unsubscribe.html", {"label": label, "token": token})
 
 

@@ -59,7 +59,7 @@ def account_of(*, user: User) -> Account:
 
 
 def is_verified(*, user: User) -> bool:
-    return bool(verified_address(user, Account.objects.filter(user=user).first()))
+    return bool(verified_address(user=user, account=Account.objects.filter(user=user).first()))
 
 
 def _field(name: str, problem: str) -> str:
@@ -124,7 +124,7 @@ def send_verification(*, user: User, address: str, client: str = "") -> bool:
     owner = verified_owner(address=address, user=user)
     if owner is not None:
         sent = queue_account_mail(
-            owner,
+            user=owner,
             template="address_in_use",
             subject=gettext_lazy("Someone tried to use your e-mail address on %(site)s"),
             context={"name": _display(owner), "site": settings.SITE_NAME, "address": address},
@@ -141,7 +141,7 @@ def send_verification(*, user: User, address: str, client: str = "") -> bool:
             "site": settings.SITE_NAME,
         }
         sent = queue_account_mail(
-            user,
+            user=user,
             template="verify",
             subject=gettext_lazy("Confirm your e-mail address for %(site)s"),
             context=context,
@@ -229,7 +229,7 @@ def change_email(*, user: User, email: str, password: str, client: str = "") -> 
     address = set_email(user=user, email=email, client=client)
     if old and address.lower() != old.lower():
         queue_account_mail(
-            user,
+            user=user,
             template="email_changing",
             subject=gettext_lazy("Your e-mail address on %(site)s is being changed"),
             context={"name": _display(user), "site": settings.SITE_NAME, "address": address, "old": old},
@@ -512,5 +512,5 @@ def export(*, user: User) -> bytes:
         archive.writestr("ratings.json", json.dumps(ratings_out, indent=2, ensure_ascii=False))
         for t in tables:
             if t.status == Table.Status.FINISHED:
-                archive.writestr(f"records/table-{t.pk}.txt", games.record_text(t))
+                archive.writestr(f"records/table-{t.pk}.txt", games.record_text(table=t))
     return buffer.getvalue()

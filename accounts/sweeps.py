@@ -27,6 +27,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from common.retention import delete_in_batches, every
+from games.events import TurnStarted
 from games.models import Table
 
 from . import outbox
@@ -72,7 +73,7 @@ def idle_turns(now: Any = None, limit: int = 500) -> int:
         if table.to_move in (table.bot_seats or []):
             continue
         assert table.to_move is not None
-        turn_notice(table, table.to_move, idle=True)
+        turn_notice(TurnStarted.of(table), idle=True)
         made += 1
     return made
 

@@ -123,12 +123,12 @@ def main() -> None:
 
     environment.rate = timed_rate  # type: ignore[assignment]
     t = time.perf_counter()
-    rated = recompute(["pacru"])["pacru"]
+    rated = recompute(games=["pacru"])["pacru"]
     full = time.perf_counter() - t
     math_full, inside[0] = inside[0], 0.0
 
     t = time.perf_counter()
-    again = recompute(["pacru"])["pacru"]
+    again = recompute(games=["pacru"])["pacru"]
     second = time.perf_counter() - t
     math_second = inside[0]
     environment.rate = rate

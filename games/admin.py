@@ -25,7 +25,7 @@ class PlayerForm(forms.ModelForm):  # type: ignore[type-arg]
     def clean_display_name(self) -> str:
         player = self.instance if self.instance.pk else None
         try:
-            return display_name_check(self.cleaned_data["display_name"], player=player)
+            return display_name_check(display_name=self.cleaned_data["display_name"], player=player)
         except ServiceError as exc:
             raise forms.ValidationError(exc.extra.get("fields", {}).get("display_name", [str(exc)])) from None
 

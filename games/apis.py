@@ -359,7 +359,7 @@ class TableRecordApi(APIView):
     @extend_schema(responses={(200, "text/plain"): str, 404: ERROR})
     def get(self, request: Request, table_id: int) -> HttpResponse:
         table = _table_or_404(table_id)
-        text = services.record_text(table)
+        text = services.record_text(table=table)
         response = HttpResponse(text, content_type="text/plain; charset=utf-8")
         response["Content-Disposition"] = f'inline; filename="table-{table.pk}.txt"'
         return response

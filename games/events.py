@@ -6,22 +6,32 @@ commit): each receiver runs on its own, and one that raises is logged and counte
 (``pacru_event_receiver_failures``) while the others still run and the write that announced it
 keeps its answer. A committed move or resignation never answers 500 because a listener failed.
 
-``game_finished`` is sent once, after the transaction that finished a table commits, with
-``result``: a :class:`games.results.GameResult` (per seat: player, rank, markers and how the
-seat ended). Receivers (ratings, tournaments) must be safe to run twice: they schedule
-idempotent work.
+Each event carries typed, plain data (frozen dataclasses) with what its listeners need, so that
+a listener reads nothing of the announcer's tables in the common case:
+
+* ``game_finished``: ``result``, a :class:`games.results.GameResult` (per seat: player, rank,
+  markers and how the seat ended), and ``players``: seat number → :class:`PlayerRef`. Sent once,
+  after the transaction that finished a table commits; receivers (ratings, tournaments) must be
+  safe to run twice: they schedule idempotent work.
+* ``table_changed``: ``table_id``, and ``players`` (ids) who took or left a seat.
+* ``turn_started``: ``turn``, a :class:`TurnStarted`.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping
-from typing import Any
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 from django.dispatch import Signal
 
 from common import metrics
+
+if TYPE_CHECKING:
+    from .models import Player, Table
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +44,46 @@ class Event(Signal):
         self.name = name
 
 
+@dataclass(frozen=True)
+class PlayerRef:
+    """A player as events name them: their id, their name, and the account to tell (``user_id``;
+    None for a house bot or a guest, who have nobody to notify)."""
+
+    id: int
+    name: str
+    user_id: int | None = None
+
+    @classmethod
+    def of(cls, player: Player) -> PlayerRef:
+        person = not (player.is_bot or player.is_guest)
+        return cls(id=player.pk, name=player.display_name, user_id=player.user_id if person else None)
+
+
+@dataclass(frozen=True)
+class TurnStarted:
+    """A human seat's turn began at a table (at ``ply``), under a clock of kind ``clock``
+    ("correspondence", "untimed", …) that runs out at ``deadline`` (None: no clock runs)."""
+
+    table_id: int
+    game: str
+    ply: int
+    seat: int
+    clock: str
+    deadline: datetime | None
+
+    @classmethod
+    def of(cls, table: Table) -> TurnStarted:
+        assert table.to_move is not None, "a turn needs a seat on turn"
+        return cls(
+            table_id=table.pk,
+            game=table.game,
+            ply=table.ply,
+            seat=table.to_move,
+            clock=(table.time_control or {}).get("kind", "untimed"),
+            deadline=table.deadline,
+        )
+
+
 game_finished = Event("game_finished")
 
 table_changed = Event("table_changed")
@@ -43,7 +93,7 @@ a seat. Live pages listen."""
 
 turn_started = Event("turn_started")
 """A seat's turn began (sent after commit, by every write that hands the turn to a human seat):
-``table_id``, ``ply``, ``seat`` and ``clock`` (the time control's kind). Notifications listen."""
+``turn``, a :class:`TurnStarted`. Notifications listen."""
 
 
 def announce(signal: Signal, *, sender: Any = None, **kwargs: object) -> None:

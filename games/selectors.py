@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 import engine
 
 from .errors import TableNotActive
+from .events import PlayerRef
 from .models import Move, Player, Seat, Table
 from .results import GameResult, SeatResult, seat_ending
 
@@ -282,6 +283,15 @@ def seatings(table_ids: Iterable[int]) -> dict[int, list[int]]:
         .values_list("table_id", "player_id")
     ):
         out.setdefault(table_id, []).append(player_id)
+    return out
+
+
+def seated_players(table_ids: Iterable[int]) -> dict[int, dict[int, PlayerRef]]:
+    """Per table, seat number → :class:`~games.events.PlayerRef` (one query, for events'
+    payloads and their listeners)."""
+    out: dict[int, dict[int, PlayerRef]] = {}
+    for seat in Seat.objects.filter(table_id__in=list(table_ids)).select_related("player").order_by("number"):
+        out.setdefault(seat.table_id, {})[seat.number] = PlayerRef.of(seat.player)
     return out
 
 

@@ -1,27 +1,35 @@
 """What each change publishes (after its commit): the table and the lobby for any table write,
 the player for a seat taken or left and for notifications, the event or ladder for club events
-(and both the ladder and its players for a table its queue formed)."""
+(and both the ladder and its players for a table its queue formed). Every topic comes from the
+event's typed payload: nothing here reads another app's tables."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 
 from accounts.models import Notification
-from games.events import game_finished, table_changed
-from games.results import GameResult
+from games.events import PlayerRef, game_finished, table_changed
 from tournaments.events import (
+    ChallengeNews,
+    Entry,
+    EventNews,
+    LateEntryNews,
+    QueueTableFormed,
+    ResultRecorded,
+    RoundPaired,
     challenge_changed,
     entered,
     event_changed,
     late_entry_answered,
     queue_changed,
     queue_table_formed,
+    result_recorded,
     round_paired,
 )
-from tournaments.models import Challenge, LateEntryInvitation, QueueTable, Registration, Round, RoundTable
 
 from .publish import publish
 
@@ -32,34 +40,29 @@ def on_table(*, table_id: int, players: tuple[int, ...] = (), **_: Any) -> None:
 
 
 @receiver(game_finished)
-def on_finished(*, result: GameResult, **_: Any) -> None:
-    topics = [f"player:{s.player_id}" for s in result.seats]
-    rt = (
-        RoundTable.objects.filter(table_id=result.table_id)
-        .values_list("round__tournament_id", flat=True)
-        .first()
-    )
-    if rt is not None:
-        topics.append(f"tournament:{rt}")
-    ladder = QueueTable.objects.filter(table_id=result.table_id).values_list("ladder_id", flat=True).first()
-    ladder = (
-        ladder
-        or Challenge.objects.filter(table_id=result.table_id).values_list("ladder_id", flat=True).first()
-    )
-    if ladder is not None:
-        topics.append(f"ladder:{ladder}")
+def on_finished(*, players: Mapping[int, PlayerRef], **_: Any) -> None:
+    """The players' pages (their games, their ratings) change; the event or ladder the table
+    counts for changes once it has recorded the result (``result_recorded``)."""
+    publish(*(f"player:{p.id}" for p in players.values()))
+
+
+@receiver(result_recorded)
+def on_recorded(*, recorded: ResultRecorded, **_: Any) -> None:
+    topics = []
+    if recorded.tournament_id is not None:
+        topics.append(f"tournament:{recorded.tournament_id}")
+    if recorded.ladder_id is not None:
+        topics.append(f"ladder:{recorded.ladder_id}")
     publish(*topics)
 
 
 @receiver(challenge_changed)
-def on_challenge(*, challenge_id: int, **_: Any) -> None:
-    c = (
-        Challenge.objects.filter(pk=challenge_id)
-        .values("ladder_id", "challenger_id", "challenged_id")
-        .first()
+def on_challenge(*, challenge: ChallengeNews, **_: Any) -> None:
+    publish(
+        f"ladder:{challenge.ladder_id}",
+        f"player:{challenge.challenger.id}",
+        f"player:{challenge.challenged.id}",
     )
-    if c is not None:
-        publish(f"ladder:{c['ladder_id']}", f"player:{c['challenger_id']}", f"player:{c['challenged_id']}")
 
 
 @receiver(queue_changed)
@@ -69,36 +72,30 @@ def on_queue(*, ladder_id: int, player_id: int, **_: Any) -> None:
 
 
 @receiver(queue_table_formed)
-def on_queue_table(*, ladder_id: int, players: tuple[int, ...] = (), **_: Any) -> None:
+def on_queue_table(*, formed: QueueTableFormed, **_: Any) -> None:
     """The ladder's page of each queued player reads its fragment again: it now links to their
     table, and the page goes there (static/js/live.js, ``data-go``)."""
-    publish(f"ladder:{ladder_id}", *(f"player:{p}" for p in players))
+    publish(f"ladder:{formed.ladder_id}", *(f"player:{p.id}" for p in formed.players))
 
 
 @receiver(round_paired)
-def on_round(*, round_id: int, **_: Any) -> None:
-    t = Round.objects.filter(pk=round_id).values_list("tournament_id", flat=True).first()
-    if t is not None:
-        publish(f"tournament:{t}", "lobby")
+def on_round(*, paired: RoundPaired, **_: Any) -> None:
+    publish(f"tournament:{paired.tournament_id}", "lobby")
 
 
 @receiver(event_changed)
-def on_event(*, tournament_id: int, **_: Any) -> None:
-    publish(f"tournament:{tournament_id}", "lobby")
+def on_event(*, event: EventNews, **_: Any) -> None:
+    publish(f"tournament:{event.tournament_id}", "lobby")
 
 
 @receiver(entered)
-def on_entered(*, registration_id: int, **_: Any) -> None:
-    reg = Registration.objects.filter(pk=registration_id).values("tournament_id", "player_id").first()
-    if reg is not None:
-        publish(f"tournament:{reg['tournament_id']}", f"player:{reg['player_id']}")
+def on_entered(*, entry: Entry, **_: Any) -> None:
+    publish(f"tournament:{entry.tournament_id}", f"player:{entry.player.id}")
 
 
 @receiver(late_entry_answered)
-def on_late_entry_answered(*, invitation_id: int, **_: Any) -> None:
-    found = LateEntryInvitation.objects.filter(pk=invitation_id).values("tournament_id", "player_id").first()
-    if found is not None:
-        publish(f"tournament:{found['tournament_id']}", f"player:{found['player_id']}")
+def on_late_entry_answered(*, invitation: LateEntryNews, **_: Any) -> None:
+    publish(f"tournament:{invitation.tournament_id}", f"player:{invitation.player.id}")
 
 
 @receiver(post_save, sender=Notification)

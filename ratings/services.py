@@ -59,11 +59,11 @@ def _pending(game: str) -> QuerySet[Table]:
 def rate_table(*, table_id: int) -> int:
     """Rate the pending tables of this table's game (this one included, if it is rated)."""
     game = games.table_game(table_id)
-    return apply_pending(game) if game else 0
+    return apply_pending(game=game) if game else 0
 
 
 def rate_pending() -> int:
-    return sum(apply_pending(game) for game in GameKind.values)
+    return sum(apply_pending(game=game) for game in GameKind.values)
 
 
 def _lock(game: str) -> RatingLedger:
@@ -72,7 +72,7 @@ def _lock(game: str) -> RatingLedger:
     return RatingLedger.objects.select_for_update().get(game=game)
 
 
-def apply_pending(game: str, progress: Callable[[int, int], None] | None = None) -> int:
+def apply_pending(*, game: str, progress: Callable[[int, int], None] | None = None) -> int:
     """Apply every pending update of ``game`` in finishing order; return how many tables were rated.
 
     One transaction under the game's ledger lock; the updates are numbered on
@@ -214,7 +214,7 @@ def _save_ratings(game: str, ratings: dict[int, _Current]) -> None:
 
 
 def recompute(
-    games: Iterable[str], progress: Callable[[str, int, int], None] | None = None
+    *, games: Iterable[str], progress: Callable[[str, int, int], None] | None = None
 ) -> dict[str, int]:
     """Rebuild the ratings and history of ``games`` from scratch; return how many tables each rated.
 
@@ -269,7 +269,8 @@ def match_quality(*, game: str, players: list[Player]) -> float:
 
 
 def progress_bar(game: str, done: int, total: int) -> None:
-    """A one-line progress bar on standard error."""
+    """A one-line progress bar on standard error (a ``progress`` callback of :func:`recompute`,
+    which calls it positionally)."""
     width = 30
     filled = width * done // max(total, 1)
     sys.stderr.write(f"\r{game:7} [{'#' * filled}{'.' * (width - filled)}] {done}/{total}")

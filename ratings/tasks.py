@@ -23,4 +23,4 @@ def rate_pending() -> int:
 def recompute_game(game: str) -> int:
     """Rebuild a game's ratings from its tables (after an organiser corrected a result); running it
     twice gives the same ratings."""
-    return services.recompute([game])[game]
+    return services.recompute(games=[game])[game]

@@ -3,6 +3,7 @@ rules in the engine only. The imports are read from the source (``tests/imports.
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
@@ -174,6 +175,28 @@ def test_every_event_is_announced_through_the_robust_path() -> None:
     assert direct.search("game_finished.send(sender=Table, result=result)")
 
 
+#: The listeners of other apps' events. Each finds what it needs in the event's typed payload
+#: (``games.events``, ``tournaments.events``) and reads only its own app's tables.
+LISTENERS = ("accounts.receivers", "live.receivers")
+#: Names of other apps' models a listener may still import, as they read no table: an enum, and
+#: the model whose ``post_save`` a live receiver listens to (its sender).
+NO_QUERY = {"GameKind", "Notification"}
+
+
+@pytest.mark.parametrize("listener", LISTENERS)
+def test_listeners_read_no_table_of_the_apps_they_listen_to(imports: list[Import], listener: str) -> None:
+    app = listener.split(".")[0]
+    found = [
+        f"{i.target}: {', '.join(sorted(set(i.names) - NO_QUERY))}"
+        for i in imports
+        if i.source == listener
+        and i.target.endswith(".models")
+        and i.target.split(".")[0] != app
+        and set(i.names) - NO_QUERY
+    ]
+    assert found == []
+
+
 def test_the_import_reader_sees_imports_inside_functions() -> None:
     found = [i for i in project_imports() if i.in_function]
     # The apps' ready() hooks are Django's idiom, each with its why.
@@ -202,3 +225,76 @@ def test_no_hand_written_module_passes_600_lines() -> None:
     sizes = {path.relative_to(ROOT).as_posix(): len(path.read_text().splitlines()) for path in source_files()}
     assert set(sizes) >= LONG_DATA, "a data table listed here is gone: take it off the list"
     assert {name: n for name, n in sizes.items() if n > MAX_LINES and name not in LONG_DATA} == {}
+
+
+#: Modules of services by another name: they write (or read for a service) as ``services`` do.
+SERVICE_LIKE = {"accounts/notify.py", "tournaments/ladders/queue.py", "tournaments/organising/actions.py"}
+#: The public functions of service modules that keep positional parameters, each with its why.
+POSITIONAL_ALLOWED = {
+    # A callback: recompute() calls ``progress(game, done, total)`` positionally.
+    "ratings/services.py:progress_bar": "a progress callback",
+    # A tiny pure helper used like reverse() (an absolute URL of a path): a keyword adds only noise.
+    "accounts/notify.py:site_url": "a tiny pure helper",
+}
+#: Whole modules left out (none today: add one only with its why).
+POSITIONAL_MODULES: set[str] = set()
+
+
+def service_modules() -> list[Path]:
+    """``services.py`` and the modules of ``services/`` packages, in every app, and SERVICE_LIKE."""
+    found = [p for p in source_files() if p.name == "services.py" or p.parent.name == "services"]
+    return sorted({*found, *(ROOT / name for name in SERVICE_LIKE)})
+
+
+def not_keyword_only(path: Path) -> list[str]:
+    """The public module-level functions of ``path`` with a positional parameter (``*args`` too)
+    or without a type on a parameter or the return: ``name(param, …)``."""
+    wrong = []
+    for node in ast.parse(path.read_text()).body:
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) or node.name.startswith("_"):
+            continue
+        a = node.args
+        positional = [p.arg for p in a.posonlyargs + a.args] + ([f"*{a.vararg.arg}"] if a.vararg else [])
+        untyped = [p.arg for p in a.posonlyargs + a.args + a.kwonlyargs if p.annotation is None]
+        untyped += [f"**{a.kwarg.arg}"] if a.kwarg and a.kwarg.annotation is None else []
+        untyped += ["return"] if node.returns is None else []
+        if positional or untyped:
+            wrong.append(f"{node.name}(positional: {positional}, untyped: {untyped})")
+    return wrong
+
+
+def test_service_functions_take_keyword_only_typed_parameters() -> None:
+    """Every public function of a service module is called with keywords (``table_create(creator=…,
+    game=…)``): a call reads as what it does and two arguments of one type cannot be swapped. Its
+    parameters and return are typed. POSITIONAL_ALLOWED lists the few that must stay positional."""
+    modules = service_modules()
+    names = {p.relative_to(ROOT).as_posix() for p in modules}
+    assert {"games/services/tables.py", "ratings/services.py", "accounts/services.py"} <= names
+    assert all((ROOT / name).is_file() for name in SERVICE_LIKE | POSITIONAL_MODULES)
+    found = {
+        f"{name}:{function.split('(')[0]}": function
+        for path in modules
+        if (name := path.relative_to(ROOT).as_posix()) not in POSITIONAL_MODULES
+        for function in not_keyword_only(path)
+    }
+    assert set(POSITIONAL_ALLOWED) <= set(found), "an exempted function is keyword-only now: drop it"
+    assert {k: v for k, v in found.items() if k not in POSITIONAL_ALLOWED} == {}
+
+
+def test_the_keyword_only_finder_finds_positional_and_untyped_parameters(tmp_path: Path) -> None:
+    module = tmp_path / "services.py"
+    module.write_text(
+        "def good(*, a: int, b: str = '') -> None: ...\n"
+        "def _private(a, b): ...\n"
+        "def mixed(a: int, *, b: int) -> None: ...\n"
+        "def star(*players: int) -> None: ...\n"
+        "def untyped(*, a) -> None: ...\n"
+        "def no_return(*, a: int): ...\n"
+        "class Thing:\n    def method(self, a: int) -> None: ...\n"
+    )
+    assert not_keyword_only(module) == [
+        "mixed(positional: ['a'], untyped: [])",
+        "star(positional: ['*players'], untyped: [])",
+        "untyped(positional: [], untyped: ['a'])",
+        "no_return(positional: [], untyped: ['return'])",
+    ]

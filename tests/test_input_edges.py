@@ -282,7 +282,7 @@ def test_importing_a_record_with_an_odd_ply_limit_is_400(
     staff = make_actor("staffer", staff=True)
     table = started_table([alice, bob])
     games.game_resign(table_id=table.pk, player=alice.player)
-    text = games.record_text(Table.objects.get(pk=table.pk))
+    text = games.record_text(table=Table.objects.get(pk=table.pk))
     assert "PlyLimit: 1000" in text
     tables = Table.objects.count()
     r = staff.post("/api/v1/tables/import/", {"record": text.replace("PlyLimit: 1000", f"PlyLimit: {limit}")})

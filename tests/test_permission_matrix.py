@@ -147,7 +147,7 @@ def _record(w: World) -> str:
         ).table
     games.game_resign(table_id=table.pk, player=seat_of[1])
     table.refresh_from_db()
-    return games.record_text(table)
+    return games.record_text(table=table)
 
 
 def _legal_move(table: Table) -> dict[str, Any]:

@@ -1,24 +1,115 @@
-"""Events of clubs, ladders and events that other apps (notifications) subscribe to. Each is
-sent after the transaction that made it commits (``games.events.send_after_commit``); the
-receivers read what they need by id.
+"""Events of clubs, ladders and events that other apps (notifications, live pages) subscribe to.
 
-* ``challenge_changed``: ``challenge_id``, ``status`` (pending: made; accepted, declined,
-  cancelled, expired).
-* ``round_paired``: ``round_id``, a new round with its tables and byes.
-* ``event_changed``: ``tournament_id``, ``state`` ("started", "finished", or "reopened": a corrected
-  result gave a finished event more to play), ``again`` (0, or after a reopening the round the event
-  reopened or finished at: each is news once more).
-* ``entered``: ``registration_id``, ``by_id``: an organiser registered someone else.
-* ``late_entry_invited``: ``invitation_id``: an organiser invites a player into a running event
-  (``LateEntryInvitation``); the player is entered only if they accept.
-* ``late_entry_answered``: ``invitation_id``: the player accepted or declined it.
-* ``queue_changed``: ``ladder_id``, ``player_id``: a player joined or left a ladder's
-  matchmaking queue (who waits, and the estimated wait, changed).
-* ``queue_table_formed``: ``ladder_id``, ``table_id``, ``players`` (their ids): a ladder's
-  matchmaking queue seated these players at a new table. Their pages go there, and each is told.
+Each is sent after the transaction that made it commits (``games.events``' robust path) and
+carries a typed payload (frozen dataclasses below, built by :mod:`tournaments.news`) with what
+its listeners need, so that they read nothing of this app's tables:
+
+* ``challenge_changed``: ``challenge``, a :class:`ChallengeNews` (made: pending; accepted,
+  declined, cancelled, expired).
+* ``round_paired``: ``paired``, a :class:`RoundPaired`: a new round with its tables and byes.
+* ``event_changed``: ``event``, an :class:`EventNews`: started, finished, or reopened (a
+  corrected result gave a finished event more to play).
+* ``entered``: ``entry``, an :class:`Entry`: an organiser registered someone else.
+* ``late_entry_invited``: ``invitation``, a :class:`LateEntryNews`: an organiser invites a player
+  into a running event; the player is entered only if they accept.
+* ``late_entry_answered``: ``invitation``, a :class:`LateEntryNews`: the player accepted or
+  declined it.
+* ``queue_changed``: ``ladder_id``, ``player_id``: a player joined or left a ladder's matchmaking
+  queue (who waits, and the estimated wait, changed).
+* ``queue_table_formed``: ``formed``, a :class:`QueueTableFormed`: a ladder's matchmaking queue
+  seated these players at a new table. Their pages go there, and each is told.
+* ``result_recorded``: ``recorded``, a :class:`ResultRecorded`: a finished table's result was
+  counted by its event round or its ladder challenge (standings, places and rounds may have
+  moved on). Sent by the ``game_finished`` task, and again if it runs twice.
 """
 
-from games.events import Event
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from games.events import Event, PlayerRef
+
+
+@dataclass(frozen=True)
+class ChallengeNews:
+    id: int
+    status: str  # pending, accepted, declined, cancelled, expired
+    outcome: str  # "" until decided: challenger, challenged, draw, forfeit
+    ladder_id: int
+    ladder: str  # its name
+    position: bool  # a position ladder (a challenge left unanswered is a forfeit)
+    challenger: PlayerRef
+    challenged: PlayerRef
+    expires_at: datetime
+    table_id: int | None
+
+
+@dataclass(frozen=True)
+class PairedTable:
+    table_id: int
+    players: tuple[PlayerRef, ...]  # in seat order
+
+
+@dataclass(frozen=True)
+class RoundPaired:
+    round_id: int
+    tournament_id: int
+    event: str  # its name
+    number: int
+    tables: tuple[PairedTable, ...]
+    byes: tuple[PlayerRef, ...]
+
+
+@dataclass(frozen=True)
+class EventNews:
+    tournament_id: int
+    event: str  # its name
+    state: str  # started, finished, reopened
+    #: 0, or after a reopening the round the event reopened or finished at (news once more).
+    again: int
+    entrants: tuple[PlayerRef, ...]  # everyone entered and not withdrawn
+    #: Finished: player id → final place.
+    places: Mapping[int, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Entry:
+    registration_id: int
+    tournament_id: int
+    event: str
+    player: PlayerRef
+    by: PlayerRef | None  # the organiser who entered them (None: no longer known)
+
+
+@dataclass(frozen=True)
+class LateEntryNews:
+    invitation_id: int
+    tournament_id: int
+    event: str
+    status: str  # pending, accepted, declined
+    missed: str  # what each missed round pays: zero or half
+    round: int  # the round they play from (if they accept, or accepted)
+    player: PlayerRef
+    invited_by: PlayerRef | None
+
+
+@dataclass(frozen=True)
+class QueueTableFormed:
+    ladder_id: int
+    ladder: str
+    game: str
+    table_id: int
+    players: tuple[PlayerRef, ...]
+
+
+@dataclass(frozen=True)
+class ResultRecorded:
+    table_id: int
+    tournament_id: int | None  # the event whose round the table was played in
+    ladder_id: int | None  # the ladder whose challenge or queue seated it
+
 
 challenge_changed = Event("challenge_changed")
 round_paired = Event("round_paired")
@@ -28,3 +119,4 @@ late_entry_invited = Event("late_entry_invited")
 late_entry_answered = Event("late_entry_answered")
 queue_changed = Event("queue_changed")
 queue_table_formed = Event("queue_table_formed")
+result_recorded = Event("result_recorded")

@@ -9,12 +9,14 @@ from django.conf import settings
 from django.utils import timezone
 
 from games import selectors as game_reads
+from games.events import send_after_commit
 from games.models import Table
 from games.results import GameResult
 
 from . import ladders
 from .competitions import services
-from .models import Challenge, RoundTable
+from .events import ResultRecorded, result_recorded
+from .models import Challenge, QueueTable, RoundTable
 
 log = logging.getLogger(__name__)
 
@@ -25,7 +27,25 @@ def table_finished(*, table_id: int, result: GameResult | None = None) -> str:
     result = result or game_reads.game_result(table_id)
     if result is not None:
         ladders.challenge_table_finished(result=result)
-    return services.table_finished(table_id=table_id, result=result)
+    outcome = services.table_finished(table_id=table_id, result=result)
+    recorded = _recorded(table_id)
+    if recorded is not None:  # its event's and ladder's pages show the result counted
+        send_after_commit(result_recorded, recorded=recorded)
+    return outcome
+
+
+def _recorded(table_id: int) -> ResultRecorded | None:
+    """Where a finished table counts: its event, its ladder (a challenge's or the queue's); None
+    for a table neither seated."""
+    board = RoundTable.objects.filter(table_id=table_id)
+    event = board.values_list("round__tournament_id", flat=True).first()
+    ladder = (
+        Challenge.objects.filter(table_id=table_id).values_list("ladder_id", flat=True).first()
+        or QueueTable.objects.filter(table_id=table_id).values_list("ladder_id", flat=True).first()
+    )
+    if event is None and ladder is None:
+        return None
+    return ResultRecorded(table_id=table_id, tournament_id=event, ladder_id=ladder)
 
 
 def sweep_unrecorded(*, limit: int = 200) -> int:

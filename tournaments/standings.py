@@ -301,72 +301,106 @@ def standings(
     if bye_points is None:
         bye_points = bye_value(seats, scale)
     played_results, unplayed = _split_forfeits(results, unplayed or {}, seats, scale)
-    points: dict[int, float] = defaultdict(float)
-    wins: dict[int, int] = defaultdict(int)
-    played: dict[int, int] = defaultdict(int)
-    markers: dict[int, float] = defaultdict(float)
-    places: dict[int, list[int]] = defaultdict(list)
-    games: dict[int, list[tuple[int, float]]] = defaultdict(list)  # (opponent, 1 beat / ½ tied / 0 lost)
-    for player, count in (byes or {}).items():
-        points[player] += bye_points * count
+    tally = _Tally()
+    tally.add_byes(byes or {}, bye_points)
     for res in played_results:
+        tally.add_table(res, seats, scale)
+    virtual = _virtual_opponents(played_results, unplayed, seats, scale, average, rounds)
+    for player, missed in unplayed.items():
+        tally.points[player] += sum(u.points for u in missed)
+    counted = _counted_points(tally.points, unplayed, average)
+    rows = [(p, tally.points[p], _tiebreaks(p, tally, counted, virtual, seats)) for p in players]
+    return _ranked(rows, tally, seats)
+
+
+@dataclass
+class _Tally:
+    """What each player has scored so far: points, and what the tiebreaks count."""
+
+    points: dict[int, float] = field(default_factory=lambda: defaultdict(float))
+    wins: dict[int, int] = field(default_factory=lambda: defaultdict(int))
+    played: dict[int, int] = field(default_factory=lambda: defaultdict(int))
+    markers: dict[int, float] = field(default_factory=lambda: defaultdict(float))
+    places: dict[int, list[int]] = field(default_factory=lambda: defaultdict(list))
+    #: Per player, each opponent met: (opponent, 1 beat / ½ tied / 0 lost).
+    games: dict[int, list[tuple[int, float]]] = field(default_factory=lambda: defaultdict(list))
+
+    def add_byes(self, byes: Mapping[int, int], bye_points: float) -> None:
+        for player, count in byes.items():
+            self.points[player] += bye_points * count
+
+    def add_table(self, res: TableResult, seats: int, scale: Sequence[float] | None) -> None:
+        """Score one played table (its no-shows are not counted here: they are unplayed rounds)."""
         scored = place_points(seats, res.ranks, scale)
         present = {p: rank for p, rank in res.ranks.items() if p not in res.no_shows}
         best = min(present.values())
         outright = list(present.values()).count(best) == 1
         for p, rank in present.items():
-            points[p] += scored[p]
-            played[p] += 1
-            places[p].append(rank)
-            markers[p] += res.markers.get(p, 0)
+            self.points[p] += scored[p]
+            self.played[p] += 1
+            self.places[p].append(rank)
+            self.markers[p] += res.markers.get(p, 0)
             if rank == best and outright:
-                wins[p] += 1
+                self.wins[p] += 1
             for q, other in res.ranks.items():
                 if q != p:
-                    games[p].append((q, 1.0 if rank < other else 0.5 if rank == other else 0.0))
-    virtual = _virtual_opponents(played_results, unplayed, seats, scale, average, rounds)
-    for player, missed in unplayed.items():
-        points[player] += sum(u.points for u in missed)
-    # An opponent's points as the tiebreaks count them: each of their unplayed rounds as a draw.
-    counted = {
-        p: pts + sum(average - u.points for u in unplayed.get(p, ())) for p, pts in list(points.items())
+                    self.games[p].append((q, 1.0 if rank < other else 0.5 if rank == other else 0.0))
+
+
+def _counted_points(
+    points: Mapping[int, float], unplayed: Mapping[int, Sequence[Unplayed]], average: float
+) -> dict[int, float]:
+    """An opponent's points as the tiebreaks count them: each of their unplayed rounds as a draw."""
+    return {p: pts + sum(average - u.points for u in unplayed.get(p, ())) for p, pts in list(points.items())}
+
+
+def _tiebreaks(
+    p: int,
+    tally: _Tally,
+    counted: Mapping[int, float],
+    virtual: Mapping[int, list[tuple[float, float]]],
+    seats: int,
+) -> dict[str, float]:
+    """Player ``p``'s tiebreak values (the ones for two seats, or those for three and four)."""
+    met = [(counted.get(q, 0.0), result) for q, result in tally.games[p]] + virtual.get(p, [])
+    opponents = [pts for pts, _ in met]
+    if seats == 2:
+        trimmed = sorted(opponents)[1:-1] if len(opponents) >= 3 else opponents
+        return {
+            "buchholz": sum(opponents),
+            "median_buchholz": sum(trimmed),
+            "sonneborn_berger": sum(pts * result for pts, result in met),
+            "wins": float(tally.wins[p]),
+        }
+    places = tally.places[p]
+    return {
+        "opponents_points": sum(opponents),
+        "markers": tally.markers[p],
+        "average_place": sum(places) / len(places) if places else (seats + 1) / 2,
     }
 
-    def tiebreaks(p: int) -> dict[str, float]:
-        met = [(counted.get(q, 0.0), result) for q, result in games[p]] + virtual.get(p, [])
-        opponents = [pts for pts, _ in met]
-        if seats == 2:
-            trimmed = sorted(opponents)[1:-1] if len(opponents) >= 3 else opponents
-            return {
-                "buchholz": sum(opponents),
-                "median_buchholz": sum(trimmed),
-                "sonneborn_berger": sum(pts * result for pts, result in met),
-                "wins": float(wins[p]),
-            }
-        return {
-            "opponents_points": sum(opponents),
-            "markers": markers[p],
-            "average_place": sum(places[p]) / len(places[p]) if places[p] else (seats + 1) / 2,
-        }
 
-    rows = [(p, points[p], tiebreaks(p)) for p in players]
+def _ranked(rows: list[tuple[int, float, dict[str, float]]], tally: _Tally, seats: int) -> list[StandingRow]:
+    """The rows sorted by points then tiebreaks, with places (equal keys share a place)."""
 
     def key(row: tuple[int, float, dict[str, float]]) -> tuple[float, ...]:
-        _, pts, tb = row
-        return (
-            -round(pts, DIGITS),
-            *(
-                round(tb[k], DIGITS) if k in LOWER_IS_BETTER else -round(tb[k], DIGITS)
-                for k in TIEBREAKS[seats]
-            ),
-        )
+        return _rank_key(row, seats)
 
-    rows.sort(key=key)  # stable: ties keep the order of ``players``
+    rows = sorted(rows, key=key)  # stable: ties keep the order of ``players``
     out: list[StandingRow] = []
     for i, (p, pts, tb) in enumerate(rows):
         place = out[-1].place if i and key(rows[i - 1]) == key(rows[i]) else i + 1
-        out.append(StandingRow(p, place, pts, tb, played[p], wins[p]))
+        out.append(StandingRow(p, place, pts, tb, tally.played[p], tally.wins[p]))
     return out
+
+
+def _rank_key(row: tuple[int, float, dict[str, float]], seats: int) -> tuple[float, ...]:
+    """Sort key: more points first, then each tiebreak of the event's size in turn."""
+    _, pts, tb = row
+    return (
+        -round(pts, DIGITS),
+        *(round(tb[k], DIGITS) if k in LOWER_IS_BETTER else -round(tb[k], DIGITS) for k in TIEBREAKS[seats]),
+    )
 
 
 def _split_forfeits(

@@ -131,7 +131,7 @@ class SignupForm(UserCreationForm):  # type: ignore[type-arg]
         username = super().clean_username()  # None when taken (Django reports it)
         try:  # look-alikes of a taken username, and deleted accounts' (games.services.username_check)
             if username:
-                services.username_check(username)
+                services.username_check(username=username)
         except ServiceError as exc:
             raise forms.ValidationError(exc.extra.get("fields", {}).get("username", [str(exc)])) from None
         return username
@@ -142,7 +142,7 @@ class SignupForm(UserCreationForm):  # type: ignore[type-arg]
         if data.get("username") and not self.has_error("display_name"):
             try:
                 data["display_name"] = services.display_name_check(
-                    data.get("display_name") or data["username"]
+                    display_name=data.get("display_name") or data["username"]
                 )
             except ServiceError as exc:
                 self.add_error("display_name", exc.extra.get("fields", {}).get("display_name", [str(exc)]))
@@ -274,7 +274,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     me = visitor_player(request)
     my_seat = next((s.number for s in table.seats.all() if me and s.player_id == me.pk), None)
     if my_seat is not None and me is not None:
-        notify.mark_read_at(me.user_id, request.path)  # the table's notifications are seen
+        notify.mark_read_at(user_id=me.user_id, url=request.path)  # the table's notifications are seen
     # Ratings as pages show them (ratings.display: 60 × mu, "1500?" while provisional).
     seat_ratings = my_reads.display_ratings(table.game, [s.player_id for s in table.seats.all()])
     boot = {

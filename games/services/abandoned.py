@@ -31,7 +31,7 @@ log = logging.getLogger(__name__)
 ABANDONED = "abandoned"
 
 
-def abandoned_guest_tables(now: datetime | None = None, hours: float | None = None) -> QuerySet[Table]:
+def abandoned_guest_tables(*, now: datetime | None = None, hours: float | None = None) -> QuerySet[Table]:
     """Active tables with a guest seated, no registered human seated, and no move (nor start)
     for ``hours`` (default ``ABANDONED_GUEST_TABLE_HOURS``)."""
     hours = settings.ABANDONED_GUEST_TABLE_HOURS if hours is None else hours
@@ -49,7 +49,12 @@ def abandoned_guest_tables(now: datetime | None = None, hours: float | None = No
 def _end_one(table_id: int, now: datetime, hours: float | None) -> bool:
     """End one table under its row lock, if it is still abandoned; whether it was ended."""
     with transaction.atomic():
-        table = abandoned_guest_tables(now, hours).select_for_update(of=("self",)).filter(pk=table_id).first()
+        table = (
+            abandoned_guest_tables(now=now, hours=hours)
+            .select_for_update(of=("self",))
+            .filter(pk=table_id)
+            .first()
+        )
         if table is None:
             return False
         table.status = Table.Status.ABORTED
@@ -72,17 +77,19 @@ def _end_one(table_id: int, now: datetime, hours: float | None) -> bool:
                 "bot_lease_until",
             ]
         )
-        announce_change(table.pk)
+        announce_change(table_id=table.pk)
     return True
 
 
 def end_abandoned_guest_tables(
-    now: datetime | None = None, hours: float | None = None, limit: int = 500
+    *, now: datetime | None = None, hours: float | None = None, limit: int = 500
 ) -> int:
     """End (abort, unrated) the abandoned guest tables, at most ``limit`` per run; how many."""
     now = now or timezone.now()
     hours = settings.ABANDONED_GUEST_TABLE_HOURS if hours is None else hours
-    ids = list(abandoned_guest_tables(now, hours).order_by("pk").values_list("pk", flat=True)[:limit])
+    ids = list(
+        abandoned_guest_tables(now=now, hours=hours).order_by("pk").values_list("pk", flat=True)[:limit]
+    )
     ended = sum(_end_one(pk, now, hours) for pk in ids)
     if ended:
         log.info("abandoned guest tables: %d ended after %s h without a move", ended, hours)

@@ -16,16 +16,15 @@ from django.utils.translation import ngettext
 
 from common.errors import Conflict, InvalidInput
 
-from ..events import announce_after_commit, game_finished
 from ..models import Seat, Table
-from ..selectors import current_state, game_result
-from .transitions import abort_rating_if_unmoved, announce_change, locked_table
+from ..selectors import current_state
+from .transitions import abort_rating_if_unmoved, announce_change, announce_finished, locked_table
 
 #: ``Table.end_reason`` of a table whose result an official entered or corrected.
 ADJUDICATED = "adjudicated"
 
 
-def check_ranks(ranks: dict[int, int], seats: list[int]) -> None:
+def check_ranks(*, ranks: dict[int, int], seats: list[int]) -> None:
     """``ranks`` (seat -> rank, 1 = best) must rank every seat, as a ranking does: a tie shares a
     rank and skips the next ones (1, 2, 2, 4), so each rank is 1 + the number of seats above it."""
     if sorted(ranks) != sorted(seats):
@@ -47,7 +46,7 @@ def check_ranks(ranks: dict[int, int], seats: list[int]) -> None:
             )
 
 
-def check_out_seats_below(table_id: int, ranks: dict[int, int]) -> None:
+def check_out_seats_below(*, table_id: int, ranks: dict[int, int]) -> None:
     """A seat that is out of the game (resigned, lost on time, blocked, captured) must rank below every
     seat still playing, as it would when the game is played out: ending a table cannot revive a seat.
     (Its ``ranks`` have passed :func:`check_ranks`.)"""
@@ -93,15 +92,15 @@ def _apply(table: Table, ranks: dict[int, int], markers: dict[int, int]) -> None
 @transaction.atomic
 def table_adjudicate(*, table_id: int, ranks: dict[int, int]) -> Table:
     """End a table being played with ``ranks`` (seat -> rank); ``game_finished`` follows the commit."""
-    table = locked_table(table_id)
+    table = locked_table(table_id=table_id)
     if table.status != Table.Status.ACTIVE:
         raise Conflict(
             _("table %(table)s is %(status)s: only a table being played can be ended")
             % {"table": table_id, "status": table.get_status_display()}
         )
     seats = list(Seat.objects.filter(table=table).values_list("number", flat=True))
-    check_ranks(ranks, seats)
-    check_out_seats_below(table_id, ranks)
+    check_ranks(ranks=ranks, seats=seats)
+    check_out_seats_below(table_id=table_id, ranks=ranks)
     markers = current_state(table).scores
     now = timezone.now()
     table.status = Table.Status.FINISHED
@@ -111,31 +110,24 @@ def table_adjudicate(*, table_id: int, ranks: dict[int, int]) -> Table:
     _apply(table, ranks, markers)
     fields = ["status", "finished_at", "to_move", "deadline", "winner_seat", "end_reason", "result"]
     # A seat that never moved: the table is aborted, rated for nobody (the event still scores it).
-    table.save(update_fields=fields + abort_rating_if_unmoved(table))
-
-    def payload() -> dict[str, object]:
-        # A finished table never changes again: its result read after the commit is final.
-        result = game_result(table_id)
-        assert result is not None, f"table {table_id} committed as finished"
-        return {"result": result}
-
-    announce_after_commit(game_finished, payload, sender=Table)
-    announce_change(table.pk)
+    table.save(update_fields=fields + abort_rating_if_unmoved(table=table))
+    announce_finished(table_id=table.pk)
+    announce_change(table_id=table.pk)
     return table
 
 
 @transaction.atomic
 def table_correct_result(*, table_id: int, ranks: dict[int, int]) -> Table:
     """Replace the ranks of a finished table (markers stay as played); nothing is announced."""
-    table = locked_table(table_id)
+    table = locked_table(table_id=table_id)
     if table.status != Table.Status.FINISHED:
         raise Conflict(
             _("table %(table)s is %(status)s: only a finished result can be corrected")
             % {"table": table_id, "status": table.get_status_display()}
         )
     seats = dict(Seat.objects.filter(table=table).values_list("number", "markers"))
-    check_ranks(ranks, list(seats))
+    check_ranks(ranks=ranks, seats=list(seats))
     _apply(table, ranks, seats)
     table.save(update_fields=["winner_seat", "end_reason", "result"])
-    announce_change(table.pk)
+    announce_change(table_id=table.pk)
     return table

@@ -35,7 +35,7 @@ class MoveOutcome:
     created: bool
 
 
-def normalize(text: str) -> str:
+def normalize(*, text: str) -> str:
     """The submitted move as compared for retries: lower case, no white space."""
     return "".join(text.split()).lower()
 
@@ -80,9 +80,9 @@ def move_submit(
 
 def _submit(table_id: int, player: Player, ply: int, move: str, now: datetime) -> MoveOutcome:
     with transaction.atomic():
-        table, seat = locked_table_and_seat(table_id, player)
+        table, seat = locked_table_and_seat(table_id=table_id, player=player)
         on_turn = table.to_move
-        flagged = timeout_if_due(table, now)
+        flagged = timeout_if_due(table=table, now=now)
         if not flagged:
             return _adjudicate(table, seat, ply, move, now)
     # The timeout is committed; the move is refused.
@@ -99,7 +99,7 @@ def _adjudicate(table: Table, seat: int, ply: int, move: str, now: datetime) -> 
     if ply != table.ply:
         if 0 <= ply < table.ply:
             done = Move.objects.filter(table=table, kind=Move.Kind.MOVE, ply=ply + 1).first()
-            text = normalize(move)
+            text = normalize(text=move)
             if done is not None and done.seat == seat and text in (done.submitted, done.notation):
                 return MoveOutcome(done, table, created=False)
         raise StalePly(
@@ -136,10 +136,10 @@ def _adjudicate(table: Table, seat: int, ply: int, move: str, now: datetime) -> 
             seat=seat,
             kind=Move.Kind.MOVE,
             notation=after.last_move,
-            submitted=normalize(move)[:80],
+            submitted=normalize(text=move)[:80],
         )
     )
-    rows.update_fields(table, fields + record_transition(table, after, now))
+    rows.update_fields(table, fields + record_transition(table=table, state=after, now=now))
     return MoveOutcome(record, table, created=True)
 
 

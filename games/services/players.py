@@ -19,8 +19,8 @@ from ..models import Player
 
 def player_register(*, username: str, password: str, display_name: str = "") -> Player:
     """A new account and its player (every account gets one: ``games.receivers``)."""
-    username_check(username)
-    name = display_name_check(display_name or username)
+    username_check(username=username)
+    name = display_name_check(display_name=display_name or username)
     user = get_user_model()(username=username)
     try:
         validate_password(password, user)
@@ -35,7 +35,7 @@ def player_register(*, username: str, password: str, display_name: str = "") -> 
         return player_rename(player=user.player, display_name=name)
 
 
-def username_check(username: str) -> None:
+def username_check(*, username: str) -> None:
     """Refuse a username that is taken, looks like one that is taken ("аlice" with a Cyrillic а
     for "alice": the same ``games.names.name_key``), was a deleted account's within
     ``USERNAME_HOLD_DAYS``, or is of the form deleted accounts had ("deleted-12")."""
@@ -54,7 +54,7 @@ def username_check(username: str) -> None:
         raise Conflict(_("the username %(username)s is taken") % {"username": repr(username)})
 
 
-def display_name_check(display_name: str, *, player: Player | None = None) -> str:
+def display_name_check(*, display_name: str, player: Player | None = None) -> str:
     """The normalised name (``games.names``) if ``player`` (None: a new player) may take it;
     else :class:`InvalidInput` on the ``display_name`` field saying why."""
     try:
@@ -82,7 +82,7 @@ def _name_error(message: str) -> InvalidInput:
 
 def player_rename(*, player: Player, display_name: str) -> Player:
     """Change the name shown at tables (normalised; unique after case folding)."""
-    name = display_name_check(display_name, player=player)
+    name = display_name_check(display_name=display_name, player=player)
     if name != player.display_name:
         player.display_name = name
         try:

@@ -17,7 +17,7 @@ from ..selectors import initial_state, move_history
 from .transitions import ELIMINATION_REASONS, finish
 
 
-def record_text(table: Table) -> str:
+def record_text(*, table: Table) -> str:
     """The table's game record in the engine's format, with player names."""
     headers: dict[str, Any] = {"Table": str(table.pk)}
     for seat in table.seats.select_related("player__user").order_by("number"):
@@ -112,6 +112,6 @@ def table_import_record(*, text: str, imported_by: Player, rated: bool = False) 
     table.position = state.to_dict()
     table.ply = state.ply
     table.to_move = None
-    fields = ["actions", "position", "ply", "to_move", *finish(table, state, now)]
+    fields = ["actions", "position", "ply", "to_move", *finish(table=table, state=state, now=now)]
     table.save(update_fields=fields)
     return table

@@ -12,7 +12,7 @@ from ..models import Player, Seat, Table
 from .tables import bot_invite, seat_join, table_create
 
 
-def rotated(seat: int, players: int) -> int:
+def rotated(*, seat: int, players: int) -> int:
     """The seat a player takes in a rematch: the next one round the table."""
     return seat % players + 1
 
@@ -55,7 +55,7 @@ def table_rematch(*, table_id: int, player: Player) -> Table:
             )
             % {"table": table_id}
         )
-    seat = rotated(mine.number, table.players)
+    seat = rotated(seat=mine.number, players=table.players)
     other = Table.objects.filter(rematch_of=table).first()
     if other is None:
         other = table_create(
@@ -78,7 +78,7 @@ def table_rematch(*, table_id: int, player: Player) -> Table:
                     table_id=other.pk,
                     player=player,
                     level=s.player.bot_level,
-                    seat=rotated(s.number, table.players),
+                    seat=rotated(seat=s.number, players=table.players),
                 )
     elif other.status == Table.Status.OPEN and not other.seats.filter(player=player).exists():
         taken = other.seats.filter(number=seat).exists()

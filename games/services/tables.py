@@ -108,7 +108,7 @@ def table_create(
         table = seat_join(table_id=table.pk, player=creator, seat=seat)
     for _bot in range(bots if bot else 0):
         table = bot_invite(table_id=table.pk, player=creator, level=bot)
-    announce_change(table.pk)
+    announce_change(table_id=table.pk)
     return table
 
 
@@ -119,7 +119,7 @@ def seat_join(*, table_id: int, player: Player, seat: int | None = None, event: 
     At a rated table the same two players may not meet more than ``RATED_GAMES_SAME_PLAYERS_PER_DAY``
     times a day (``games.rated_pairs``), unless ``event``: an organised event (tournament round,
     ladder challenge) seats its pairings, which its organisers chose."""
-    table = locked_table(table_id)
+    table = locked_table(table_id=table_id)
     if table.status != Table.Status.OPEN:
         raise TableNotActive(
             _("table %(table)s is %(status)s: only open tables can be joined")
@@ -151,7 +151,7 @@ def seat_join(*, table_id: int, player: Player, seat: int | None = None, event: 
     Seat.objects.create(table=table, number=seat, player=player, colour=Seat.COLOURS[seat])
     if len(taken) + 1 == table.players:
         _start(table)
-    announce_change(table.pk, player.pk)
+    announce_change(table_id=table.pk, players=(player.pk,))
     return table
 
 
@@ -166,7 +166,7 @@ BOTS_UNRATED = gettext_lazy(
 def _table_for_a_bot(table_id: int, player: Player) -> Table:
     """Lock the table a bot is invited to: open, unrated, and ``player`` may invite (seated
     there, its creator, or staff)."""
-    table = locked_table(table_id)
+    table = locked_table(table_id=table_id)
     if table.status != Table.Status.OPEN:
         raise TableNotActive(
             _("table %(table)s is %(status)s: bots can be invited only before it starts")
@@ -260,40 +260,40 @@ def _start(table: Table) -> None:
     fields = ["status", "started_at", "position", "ply", "to_move", "bot_seats"]
     if tc.timed:
         table.clocks = {str(n): tc.initial_clock().to_dict() for n in range(1, table.players + 1)}
-        fields += ["clocks", *set_deadline(table, tc, now)]
-        schedule_clock_check(table)
+        fields += ["clocks", *set_deadline(table=table, tc=tc, now=now)]
+        schedule_clock_check(table=table)
     else:
         table.turn_started_at = now  # when the turn began (the bot sweep reads it)
         fields.append("turn_started_at")
     table.save(update_fields=fields)
-    schedule_bot_turn(table)
-    announce_turn(table)
+    schedule_bot_turn(table=table)
+    announce_turn(table=table)
 
 
 @transaction.atomic
 def seat_leave(*, table_id: int, player: Player) -> Table:
     """Give up a seat before the table starts; an empty table is aborted."""
-    table = locked_table(table_id)
+    table = locked_table(table_id=table_id)
     if table.status != Table.Status.OPEN:
         raise TableNotActive(
             _("table %(table)s is %(status)s: you can leave only before it starts (resign instead)")
             % {"table": table_id, "status": table.status_word}
         )
-    seat_of(table, player).delete()
+    seat_of(table=table, player=player).delete()
     if not Seat.objects.filter(table=table).exists():
         table.status = Table.Status.ABORTED
         table.finished_at = timezone.now()
         table.save(update_fields=["status", "finished_at"])
-    announce_change(table.pk, player.pk)
+    announce_change(table_id=table.pk, players=(player.pk,))
     return table
 
 
 @transaction.atomic
 def game_resign(*, table_id: int, player: Player) -> Table:
     """Resign: the player is out (RULES 6.5), the others play on."""
-    table = locked_table(table_id)
-    seat = seat_of(table, player)
-    if timeout_if_due(table, timezone.now()):
+    table = locked_table(table_id=table_id)
+    seat = seat_of(table=table, player=player)
+    if timeout_if_due(table=table, now=timezone.now()):
         table.refresh_from_db()
         seat.refresh_from_db()
     return _eliminate(table, seat, "resign")
@@ -312,6 +312,6 @@ def _eliminate(table: Table, seat: Seat, reason: str) -> Table:
         raise Conflict(translate_illegal(exc), refusal=refusal(exc)) from None
     now = timezone.now()
     Move.objects.create(table=table, seq=table.actions, ply=None, seat=seat.number, kind=reason, notation="")
-    fields = record_transition(table, after, now)
+    fields = record_transition(table=table, state=after, now=now)
     table.save(update_fields=fields)
     return table

@@ -25,7 +25,7 @@ from .transitions import grace, record_transition
 log = logging.getLogger(__name__)
 
 
-def timeout_if_due(table: Table, now: datetime) -> str:
+def timeout_if_due(*, table: Table, now: datetime) -> str:
     """Apply the due timeout or first-move abort of a locked table; say which ('' if none)."""
     if table.status != Table.Status.ACTIVE or table.deadline is None or now < table.deadline + grace():
         return ""
@@ -57,7 +57,7 @@ def _apply_timeout(table: Table, now: datetime) -> str:
     rows.insert_move(
         Move(table_id=table.pk, seq=table.actions, seat=seat, kind=Move.Kind.TIMEOUT, notation="")
     )
-    rows.update_fields(table, fields + record_transition(table, state, now))
+    rows.update_fields(table, fields + record_transition(table=table, state=state, now=now))
     return "timeout"
 
 
@@ -89,7 +89,7 @@ def clock_timeout_apply(
         if expected_actions is not None and table.actions != expected_actions:
             return "moved-on"
         with log_context(ply=table.ply):
-            return timeout_if_due(table, now) or "not-due"
+            return timeout_if_due(table=table, now=now) or "not-due"
 
 
 def apply_due_timeouts(*, limit: int = 50) -> int:

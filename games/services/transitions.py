@@ -17,9 +17,16 @@ from common.errors import NotFound
 from .. import dispatch, rows
 from ..clocks import SeatClock, TimeControl, time_available
 from ..errors import NotSeated
-from ..events import announce_after_commit, game_finished, send_after_commit, table_changed, turn_started
+from ..events import (
+    TurnStarted,
+    announce_after_commit,
+    game_finished,
+    send_after_commit,
+    table_changed,
+    turn_started,
+)
 from ..models import Move, Player, Seat, Table
-from ..selectors import game_result
+from ..selectors import game_result, seated_players
 
 ELIMINATION_REASONS = {
     "blocked": Seat.Reason.BLOCKED,
@@ -29,14 +36,14 @@ ELIMINATION_REASONS = {
 }
 
 
-def locked_table(table_id: int) -> Table:
+def locked_table(*, table_id: int) -> Table:
     try:
         return Table.objects.select_for_update().get(pk=table_id)
     except Table.DoesNotExist:
         raise NotFound(_("there is no table %(table)s") % {"table": table_id}) from None
 
 
-def locked_table_and_seat(table_id: int, player: Player) -> tuple[Table, int]:
+def locked_table_and_seat(*, table_id: int, player: Player) -> tuple[Table, int]:
     """Lock the table row and find the player's seat number in the same query."""
     table, number = rows.lock_table_for_player(table_id, player.pk)
     if table is None:
@@ -46,7 +53,7 @@ def locked_table_and_seat(table_id: int, player: Player) -> tuple[Table, int]:
     return table, number
 
 
-def seat_of(table: Table, player: Player) -> Seat:
+def seat_of(*, table: Table, player: Player) -> Seat:
     seat = Seat.objects.filter(table=table, player=player).first()
     if seat is None:
         raise NotSeated(_("you have no seat at table %(table)s") % {"table": table.pk})
@@ -64,7 +71,7 @@ def _first_move_window(tc: TimeControl) -> timedelta:
     return timedelta(seconds=settings.FIRST_MOVE_SECONDS)
 
 
-def set_deadline(table: Table, tc: TimeControl, now: datetime) -> list[str]:
+def set_deadline(*, table: Table, tc: TimeControl, now: datetime) -> list[str]:
     """Start the clock of the seat on turn if the turn changed; recompute the deadline."""
     if not tc.timed or table.status != Table.Status.ACTIVE or table.to_move is None:
         table.deadline = None
@@ -79,7 +86,7 @@ def set_deadline(table: Table, tc: TimeControl, now: datetime) -> list[str]:
     return ["turn_started_at", "deadline"]
 
 
-def record_transition(table: Table, state: engine.State, now: Any) -> list[str]:
+def record_transition(*, table: Table, state: engine.State, now: Any) -> list[str]:
     """Copy the engine's new state onto the table row and its seats; return changed table fields."""
     before = table.to_move
     table.position = state.to_dict()
@@ -94,48 +101,54 @@ def record_transition(table: Table, state: engine.State, now: Any) -> list[str]:
             elimination_reason=ELIMINATION_REASONS[reason],
         )
     if state.is_over:
-        fields += finish(table, state, now)
+        fields += finish(table=table, state=state, now=now)
     tc = TimeControl.from_dict(table.time_control)
     if tc.timed and (table.to_move != before or state.is_over or state.last_move is not None):
-        fields += set_deadline(table, tc, now)
+        fields += set_deadline(table=table, tc=tc, now=now)
     elif not tc.timed and table.to_move is not None:
         # Untimed: no clock runs, but the bot sweep reads how long a turn has waited.
         table.turn_started_at = now
         fields.append("turn_started_at")
     if "deadline" in fields:
-        schedule_clock_check(table)
-    schedule_bot_turn(table)
-    announce_turn(table)
-    announce_change(table.pk)
+        schedule_clock_check(table=table)
+    schedule_bot_turn(table=table)
+    announce_turn(table=table)
+    announce_change(table_id=table.pk)
     return fields
 
 
-def announce_change(table_id: int, *players: int) -> None:
+def announce_change(*, table_id: int, players: tuple[int, ...] = ()) -> None:
     """After commit, tell listeners (live pages) that the table may look different now, and
     which players took or left a seat."""
     send_after_commit(table_changed, table_id=table_id, players=players)
 
 
-def announce_turn(table: Table) -> None:
+def announce_turn(*, table: Table) -> None:
     """After commit, tell listeners (notifications) that a human seat's turn began."""
     active = table.status == Table.Status.ACTIVE and table.to_move is not None
     if active and table.to_move not in (table.bot_seats or []):
-        send_after_commit(
-            turn_started,
-            table_id=table.pk,
-            ply=table.ply,
-            seat=table.to_move,
-            clock=(table.time_control or {}).get("kind", "untimed"),
-        )
+        send_after_commit(turn_started, turn=TurnStarted.of(table))
 
 
-def schedule_bot_turn(table: Table) -> None:
+def announce_finished(*, table_id: int) -> None:
+    """After commit, announce ``game_finished`` with the table's result and its players."""
+
+    def payload() -> dict[str, object]:
+        # A finished table never changes again: its result read after the commit is final.
+        result = game_result(table_id)
+        assert result is not None, f"table {table_id} committed as finished"
+        return {"result": result, "players": seated_players([table_id]).get(table_id, {})}
+
+    announce_after_commit(game_finished, payload, sender=Table)
+
+
+def schedule_bot_turn(*, table: Table) -> None:
     """After commit, let the bot on turn (if any) play."""
     if table.status == Table.Status.ACTIVE and table.to_move in (table.bot_seats or []):
         dispatch.bot_turn_after_commit(table.pk, table.actions)
 
 
-def schedule_clock_check(table: Table) -> None:
+def schedule_clock_check(*, table: Table) -> None:
     """After commit, check the clock at the deadline, if it is near enough for an ETA task.
 
     Long deadlines (correspondence) are left to the periodic sweep: an ETA task
@@ -150,7 +163,7 @@ def schedule_clock_check(table: Table) -> None:
     dispatch.clock_check_after_commit(table.pk, table.actions, due)
 
 
-def finish(table: Table, state: engine.State, now: Any) -> list[str]:
+def finish(*, table: Table, state: engine.State, now: Any) -> list[str]:
     """The game is over: store the ranking and markers; announce the result after the commit
     (``game_finished`` with the :class:`games.results.GameResult` read back from the tables)."""
     ranking = state.ranking()
@@ -170,20 +183,12 @@ def finish(table: Table, state: engine.State, now: Any) -> list[str]:
         seat.rank = ranking[seat.number]
         seat.markers = scores[seat.number]
     Seat.objects.bulk_update(seats, ["rank", "markers"])
-    aborted = abort_rating_if_unmoved(table)
-    table_id = table.pk
-
-    def payload() -> dict[str, object]:
-        # A finished table never changes again: its result read after the commit is final.
-        result = game_result(table_id)
-        assert result is not None, f"table {table_id} committed as finished"
-        return {"result": result}
-
-    announce_after_commit(game_finished, payload, sender=Table)
+    aborted = abort_rating_if_unmoved(table=table)
+    announce_finished(table_id=table.pk)
     return ["status", "finished_at", "end_reason", "winner_seat", "result", *aborted]
 
 
-def abort_rating_if_unmoved(table: Table) -> list[str]:
+def abort_rating_if_unmoved(*, table: Table) -> list[str]:
     """A rated table that ends before every seat has made a move is *aborted*: rated for nobody.
 
     As on lichess: otherwise two accounts of one person farm a rating by resigning at ply 0

@@ -131,15 +131,15 @@ def test_pages_show_times_in_the_players_time_zone(db: None, alice: Actor) -> No
 
 def test_the_notification_settings_are_saved_per_kind(db: None, alice: Actor) -> None:
     browser = logged_in(alice)
-    form = {name: mode for name, mode in email_modes(alice.player.user_id).items()}
+    form = {name: mode for name, mode in email_modes(user_id=alice.player.user_id).items()}
     form["game_over"] = "daily"
     form["challenge"] = "off"
     assert browser.post("/accounts/settings/notifications/", form).status_code == 302
-    modes = email_modes(alice.player.user_id)
+    modes = email_modes(user_id=alice.player.user_id)
     assert modes["game_over"] == "daily" and modes["challenge"] == "off" and modes["your_turn"] == "immediate"
     form["round"] = "weekly"
     assert browser.post("/accounts/settings/notifications/", form).status_code == 200  # refused
-    assert email_modes(alice.player.user_id)["round"] == "immediate"
+    assert email_modes(user_id=alice.player.user_id)["round"] == "immediate"
 
 
 def test_sessions_are_listed_and_log_out_everywhere_ends_them_and_the_token(db: None, alice: Actor) -> None:
@@ -212,7 +212,7 @@ def test_deleting_an_account_keeps_its_games_and_removes_its_personal_data(
     assert alice.get("/api/v1/notifications/").status_code == 401
     assert not Client().login(username="alice", password=PASSWORD)
     # The name is free again for someone else.
-    assert games.display_name_check("Alice") == "Alice"
+    assert games.display_name_check(display_name="Alice") == "Alice"
 
 
 def test_deleting_an_account_withdraws_it_from_events(db: None, alice: Actor, bob: Actor) -> None:

@@ -208,17 +208,17 @@ def test_the_unsubscribe_link_works_without_logging_in(
     assert page.status_code == 200 and b"Unsubscribed" in page.content
     from accounts.notify import email_modes
 
-    assert email_modes(top.player.user_id)["challenge"] == "off"
-    assert email_modes(top.player.user_id)["your_turn"] == "immediate"  # only that kind
+    assert email_modes(user_id=top.player.user_id)["challenge"] == "off"
+    assert email_modes(user_id=top.player.user_id)["your_turn"] == "immediate"  # only that kind
     # Undo turns it back on; a mail client's one-click POST (RFC 8058) turns it off again.
     Client(enforce_csrf_checks=True).post(link, {"action": "undo"})
-    assert email_modes(top.player.user_id)["challenge"] == "immediate"
+    assert email_modes(user_id=top.player.user_id)["challenge"] == "immediate"
     header = str(mail["List-Unsubscribe"]).strip().strip("<>")
     one_click = Client(enforce_csrf_checks=True).post(
         header.replace("http://testserver", ""), {"List-Unsubscribe": "One-Click"}
     )
     assert one_click.status_code == 200
-    assert email_modes(top.player.user_id)["challenge"] == "off"
+    assert email_modes(user_id=top.player.user_id)["challenge"] == "off"
     # The next challenge reaches the inbox but sends no mail.
     Challenge.objects.update(status="cancelled")
     smtp.messages.clear()
@@ -276,8 +276,8 @@ def test_an_hourly_digest_gathers_notifications_into_one_mail(
     ladder = ladder_for(alice, bob, carol)
     order = [m.player for m in ladder.members.order_by("position")]
     top = order[0]
-    set_email_mode(top.user_id, "challenge", "hourly")
-    set_email_mode(top.user_id, "challenge_answer", "hourly")
+    set_email_mode(user_id=top.user_id, kind="challenge", mode="hourly")
+    set_email_mode(user_id=top.user_id, kind="challenge_answer", mode="hourly")
     c = ladders.challenge_create(ladder=ladder, challenger=order[1], challenged=top)
     ladders.challenge_answer(challenge_id=c.pk, by=order[1], decision="cancel")
     deliver()

@@ -75,7 +75,7 @@ def test_a_move_made_meanwhile_keeps_the_table() -> None:
     """The table is checked again once locked: a move between the listing and the lock wins."""
     table = bot_table(services.guest_create(), idle_hours=30)
     now = timezone.now()
-    assert list(abandoned.abandoned_guest_tables(now).values_list("pk", flat=True)) == [table.pk]
+    assert list(abandoned.abandoned_guest_tables(now=now).values_list("pk", flat=True)) == [table.pk]
     Table.objects.filter(pk=table.pk).update(turn_started_at=now)  # the guest came back and moved
     assert abandoned._end_one(table.pk, now, None) is False
     table.refresh_from_db()

@@ -39,6 +39,7 @@ EVENTS: list[Signal] = [
     event_events.late_entry_answered,
     event_events.queue_changed,
     event_events.queue_table_formed,
+    event_events.result_recorded,
 ]
 
 

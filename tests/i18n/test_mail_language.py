@@ -63,19 +63,19 @@ def written(language: str) -> str:
 def test_the_recipient_language_is_their_choice_else_the_site_language(
     db: None, alice: Actor, settings: Any
 ) -> None:
-    assert recipient_language(None) == settings.LANGUAGE_CODE == "en"
-    assert recipient_language(alice.player.user) == "en"  # no account row yet
+    assert recipient_language(user=None) == settings.LANGUAGE_CODE == "en"
+    assert recipient_language(user=alice.player.user) == "en"  # no account row yet
     choose(alice, "fr")
-    assert recipient_language(alice.player.user) == "fr"
-    assert recipient_language(alice.player.user, default="de") == "fr"  # the choice wins
+    assert recipient_language(user=alice.player.user) == "fr"
+    assert recipient_language(user=alice.player.user, default="de") == "fr"  # the choice wins
     choose(alice, "")
-    assert recipient_language(alice.player.user) == "en"
+    assert recipient_language(user=alice.player.user) == "en"
     # A mail the recipient asked for themselves: their page's language, when they chose none.
-    assert recipient_language(alice.player.user, default="es") == "es"
-    assert recipient_language(alice.player.user, default="de-AT") == "de"
-    assert recipient_language(alice.player.user, default="xx") == "en"
+    assert recipient_language(user=alice.player.user, default="es") == "es"
+    assert recipient_language(user=alice.player.user, default="de-AT") == "de"
+    assert recipient_language(user=alice.player.user, default="xx") == "en"
     choose(alice, "xx")  # a language the site no longer offers
-    assert recipient_language(alice.player.user) == "en"
+    assert recipient_language(user=alice.player.user) == "en"
 
 
 def test_a_notification_mail_is_written_in_french_for_a_french_player(
@@ -115,7 +115,7 @@ def test_a_player_who_chose_no_language_gets_the_site_language_and_utc(
 def test_a_digest_is_written_in_the_recipient_language(db: None, smtp: SmtpServer, alice: Actor) -> None:
     verified(alice)
     choose(alice, "fr", "Europe/Paris")
-    set_email_mode(alice.player.user_id, "your_turn", "hourly")
+    set_email_mode(user_id=alice.player.user_id, kind="your_turn", mode="hourly")
     your_turn(alice, "turn:41:3")
     your_turn(alice, "turn:42:5")
     assert send_digests(now=timezone.now() + timedelta(hours=1, minutes=1)) == 1

@@ -51,7 +51,7 @@ def test_the_rating_chart_is_styled_by_the_stylesheet_not_inline(alice: Actor, b
     """The Content-Security-Policy refuses inline styles: a chart styled inline draws black."""
     table = started_table([alice, bob])
     play_random(table, {1: alice.player, 2: bob.player}, None, seed=2)
-    apply_pending("pacru")
+    apply_pending(game="pacru")
     html = Client().get(f"/players/{alice.player.pk}/").content.decode()
     assert 'class="rating-chart"' in html and "<polygon" in html
     assert "<style" not in html and 'style="' not in html

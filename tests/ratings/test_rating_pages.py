@@ -156,7 +156,7 @@ def test_the_player_page_shows_events_with_final_places_and_ladder_positions(
     organiser, league = club
     me = alice.player
     done = finished_swiss(club, "Autumn Swiss", [me, bob.player], django_capture_on_commit_callbacks)
-    apply_pending("pacru")
+    apply_pending(game="pacru")
     open_event = services.tournament_create(
         organiser=organiser.player, league=league, name="Winter Open", game="azacru", seats=2
     )
@@ -211,7 +211,7 @@ def test_ratings_on_the_player_page_are_on_the_display_scale(alice: Actor, bob: 
         games.seat_join(table_id=table.pk, player=alice.player)
         every_seat_moves(table)
         games.game_resign(table_id=table.pk, player=bob.player)  # Alice wins twice
-    apply_pending("pacru")
+    apply_pending(game="pacru")
     r = Rating.objects.get(player=alice.player, game="pacru")
     html = Client().get(f"/players/{alice.player.pk}/").content.decode()
     part = section(html, "rating-pacru")
@@ -250,7 +250,7 @@ def test_the_player_page_costs_the_same_however_many_events_ladders_and_games(
     )
     lad = ladders.ladder_create(organiser=first[0].player, league=first[1], game="pacru")
     ladders.ladder_join(ladder=lad, player=alice.player)
-    apply_pending("pacru")
+    apply_pending(game="pacru")
     url = f"/players/{alice.player.pk}/"
     small = count_queries(url)
     for n in range(1, 5):
@@ -265,7 +265,7 @@ def test_the_player_page_costs_the_same_however_many_events_ladders_and_games(
             lad = ladders.ladder_create(organiser=c[0].player, league=c[1], game=game, kind=kind)
             for p in (alice.player, *others):
                 ladders.ladder_join(ladder=lad, player=p)
-    apply_pending("pacru")
+    apply_pending(game="pacru")
     assert Table.objects.filter(seats__player=alice.player).count() == 5
     html = Client().get(url).content.decode()
     assert len(re.findall(r'href="/tournaments/\d+/"', section(html, "events"))) == 10

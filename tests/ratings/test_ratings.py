@@ -17,7 +17,7 @@ from django.utils import timezone
 from games import services as game_services
 from games.events import game_finished
 from games.models import Player, Seat, Table
-from games.selectors import game_result
+from games.selectors import game_result, seated_players
 from ratings import environment, services
 from ratings.models import Rating, RatingChange, RatingUpdate
 from ratings.tasks import rate_pending, rate_table
@@ -200,7 +200,7 @@ def test_a_finished_game_is_rated_through_the_event(alice: Actor, bob: Actor) ->
     # the test database runs each test in a transaction: deliver the on-commit event by hand
     result = game_result(table.pk)
     assert result is not None and [s.ending for s in result.seats] == ["finished", "resigned"]
-    game_finished.send(sender=Table, result=result)
+    game_finished.send(sender=Table, result=result, players=seated_players([table.pk])[table.pk])
     assert rating(alice.player, "shacru")[0] > 25 > rating(bob.player, "shacru")[0]
 
 
@@ -274,7 +274,7 @@ def test_recompute_replays_in_commit_order_not_finishing_order(people: list[Play
         early.pk,
         late.pk,
     ]
-    services.recompute(["pacru"])
+    services.recompute(games=["pacru"])
     assert snapshot() == live, "recompute gives exactly the live ratings and history"
     assert list(RatingUpdate.objects.order_by("seq").values_list("table_id", "seq")) == [
         (early.pk, 1),
@@ -285,7 +285,7 @@ def test_recompute_replays_in_commit_order_not_finishing_order(people: list[Play
     assert rate_pending() == 1
     live = snapshot()
     assert RatingUpdate.objects.order_by("seq").last().seq == 3
-    services.recompute(["pacru"])
+    services.recompute(games=["pacru"])
     assert snapshot() == live
 
 
@@ -307,7 +307,7 @@ def test_readers_see_the_old_ratings_until_a_recompute_commits(
         seen.append((done, total))
         assert sorted(Rating.objects.values_list("player_id", "mu", "sigma", "games")) == old
 
-    assert services.recompute(["pacru"], progress) == {"pacru": 9}
+    assert services.recompute(games=["pacru"], progress=progress) == {"pacru": 9}
     assert seen == [(2, 9), (4, 9), (6, 9), (8, 9), (9, 9)]
     assert snapshot() == right
 
@@ -336,7 +336,7 @@ def test_another_connection_reads_the_old_ratings_during_a_recompute(people: lis
         with ThreadPoolExecutor(1) as pool:
             seen.append(pool.submit(read).result())
 
-    services.recompute(["pacru"], progress)
+    services.recompute(games=["pacru"], progress=progress)
     assert seen == [(old, 6)]
     assert snapshot() == right
     with ThreadPoolExecutor(1) as pool:

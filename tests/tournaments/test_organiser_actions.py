@@ -235,7 +235,7 @@ def test_standings_and_crosstable_csv_and_the_records_zip(
     all_tables = [rt.table_id for r in Round.objects.filter(tournament=t) for rt in r.tables.all()]
     assert len(archive.namelist()) == len(all_tables) == 4
     first = archive.read(f"round-01-board-01-table-{tables[0].pk}.txt").decode()
-    assert first == games.record_text(Table.objects.get(pk=tables[0].pk))
+    assert first == games.record_text(table=Table.objects.get(pk=tables[0].pk))
 
 
 FORMULA_NAMES = ['=HYPERLINK("http://x","y")', "+1", "-2", "@SUM(A1)", "\tx", "\rx"]

@@ -13,12 +13,12 @@ from django.utils.translation import gettext as _
 
 from common.errors import Conflict, Forbidden
 from games import services as games
-from games.events import send_after_commit
+from games.events import PlayerRef, send_after_commit
 from games.models import Player, Table
 from ratings import environment
 from ratings.models import Rating
 
-from ..events import queue_changed, queue_table_formed
+from ..events import QueueTableFormed, queue_changed, queue_table_formed
 from ..models import Ladder, LadderMember, QueueEntry, QueueTable
 from ..pairing import assign_seats
 from .services import expire_challenges
@@ -158,7 +158,16 @@ def matchmake(*, ladder: Ladder, now: Any = None) -> list[Table]:
         QueueEntry.objects.filter(pk__in=[by_id[p].pk for p in group]).delete()
         QueueTable.objects.create(ladder=ladder, table=table)
         # After the commit: the players' queue pages go to the table, and each is told.
-        send_after_commit(queue_table_formed, ladder_id=ladder.pk, table_id=table.pk, players=tuple(group))
+        send_after_commit(
+            queue_table_formed,
+            formed=QueueTableFormed(
+                ladder_id=ladder.pk,
+                ladder=ladder.name,
+                game=ladder.game,
+                table_id=table.pk,
+                players=tuple(PlayerRef.of(by_id[p].player) for p in group),
+            ),
+        )
         made.append(table)
     return made
 

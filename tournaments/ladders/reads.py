@@ -325,12 +325,31 @@ def ladder_view(ladder_id: int, viewer: Player | None) -> LadderView:
     ladder = selectors.ladder(ladder_id)
     now = timezone.now()
     order = selectors.ladder_order(ladder)
+    rows = _rows(ladder, order, viewer)
+    my_place = next((r.position for r in rows if r.me), None)
+    view = LadderView(
+        ladder=ladder,
+        rules=rules_text(ladder),
+        rows=rows,
+        viewer=viewer,
+        member=my_place is not None,
+        my_place=my_place,
+    )
+    if ladder.seats == 2:
+        _add_challenges(view, order, now)
+    else:
+        _add_queue(view, now)
+    return view
+
+
+def _rows(ladder: Ladder, order: list[dict[str, Any]], viewer: Player | None) -> list[Row]:
+    """The ladder's members in ladder order, with their ratings in its game (one query)."""
     ratings = {
         r.player_id: r
         for r in Rating.objects.filter(game=ladder.game, player_id__in=[row["player"] for row in order])
     }
     me = viewer.pk if viewer is not None else None
-    rows = [
+    return [
         Row(
             position=row["position"],
             player_id=row["player"],
@@ -342,75 +361,100 @@ def ladder_view(ladder_id: int, viewer: Player | None) -> LadderView:
         )
         for row in order
     ]
-    my_place = next((r.position for r in rows if r.me), None)
-    view = LadderView(
-        ladder=ladder,
-        rules=rules_text(ladder),
-        rows=rows,
-        viewer=viewer,
-        member=my_place is not None,
-        my_place=my_place,
+
+
+def _add_challenges(view: LadderView, order: list[dict[str, Any]], now: datetime) -> None:
+    """A two-seat ladder's side: the open challenges, whom a member may challenge, how many more
+    challenges they may decline, and the finished challenges."""
+    ladder, viewer = view.ladder, view.viewer
+    open_now = list(
+        services.open_challenges_of(ladder=ladder)
+        .select_related("challenger", "challenged")
+        .order_by("-created", "-pk")
     )
-    if ladder.seats == 2:
-        open_now = list(
-            services.open_challenges_of(ladder=ladder)
-            .select_related("challenger", "challenged")
-            .order_by("-created", "-pk")
-        )
-        for c in open_now:
-            a, b = c.challenger.display_name, c.challenged.display_name
-            item = OpenChallenge(c.pk, a, b, b if c.challenger_id == me else a, _expires(c.expires_at, now))
-            item.mine = me in (c.challenger_id, c.challenged_id)
-            if c.status == Challenge.Status.ACCEPTED:
-                item.table_id = c.table_id
-                view.playing.append(item)
-                continue
-            view.pending.append(item)
-            if c.challenged_id == me:
-                view.incoming.append(item)
-            elif c.challenger_id == me:
-                view.outgoing.append(item)
-        if viewer is not None and view.member:
-            rules = services.challenge_rules(
-                ladder=ladder,
-                challenger=viewer,
-                order=order,
-                open_challenges=[(c.challenger_id, c.challenged_id, c.status) for c in open_now],
-                now=now,
-            )
-            for row in rows:
-                if row.me:
-                    continue
-                refusal = services.challenge_refusal(rules=rules, challenged_id=row.player_id, name=row.name)
-                row.can_challenge, row.reason = refusal is None, refusal.short if refusal else ""
-            if ladder.kind == Ladder.Kind.POSITION and view.incoming:
-                declined = services.recent_declines(ladder=ladder, player=viewer, now=now)
-                period = _days(ladder.decline_period_days)
-                if declined >= ladder.max_declines:
-                    view.may_decline = False
-                    view.decline_note = ngettext(
-                        "You have declined %(n)d challenge in the last %(period)s, the most this ladder "
-                        "allows: accept, or the challenge expires as a forfeit.",
-                        "You have declined %(n)d challenges in the last %(period)s, the most this ladder "
-                        "allows: accept, or the challenge expires as a forfeit.",
-                        declined,
-                    ) % {"n": declined, "period": period}
-                else:
-                    left = ladder.max_declines - declined
-                    view.decline_note = ngettext(
-                        "You may decline %(n)d more challenge in %(period)s.",
-                        "You may decline %(n)d more challenges in %(period)s.",
-                        left,
-                    ) % {"n": left, "period": period}
-        view.history, view.more_history = _challenge_history(ladder)
+    _sort_challenges(view, open_now, now)
+    if viewer is not None and view.member:
+        _mark_challengeable(view, viewer, order, open_now, now)
+        if ladder.kind == Ladder.Kind.POSITION and view.incoming:
+            _add_decline_note(view, viewer, now)
+    view.history, view.more_history = _challenge_history(ladder)
+
+
+def _sort_challenges(view: LadderView, open_now: list[Challenge], now: datetime) -> None:
+    """Put each open challenge in its lists: being played, or pending (and the viewer's incoming or
+    outgoing)."""
+    me = view.viewer.pk if view.viewer is not None else None
+    for c in open_now:
+        a, b = c.challenger.display_name, c.challenged.display_name
+        item = OpenChallenge(c.pk, a, b, b if c.challenger_id == me else a, _expires(c.expires_at, now))
+        item.mine = me in (c.challenger_id, c.challenged_id)
+        if c.status == Challenge.Status.ACCEPTED:
+            item.table_id = c.table_id
+            view.playing.append(item)
+            continue
+        view.pending.append(item)
+        if c.challenged_id == me:
+            view.incoming.append(item)
+        elif c.challenger_id == me:
+            view.outgoing.append(item)
+
+
+def _mark_challengeable(
+    view: LadderView,
+    viewer: Player,
+    order: list[dict[str, Any]],
+    open_challenges: list[Challenge],
+    now: datetime,
+) -> None:
+    """Whether the viewer may challenge each other member, or why not (the service's own check)."""
+    rules = services.challenge_rules(
+        ladder=view.ladder,
+        challenger=viewer,
+        order=order,
+        open_challenges=[(c.challenger_id, c.challenged_id, c.status) for c in open_challenges],
+        now=now,
+    )
+    for row in view.rows:
+        if row.me:
+            continue
+        refusal = services.challenge_refusal(rules=rules, challenged_id=row.player_id, name=row.name)
+        row.can_challenge, row.reason = refusal is None, refusal.short if refusal else ""
+
+
+def _add_decline_note(view: LadderView, viewer: Player, now: datetime) -> None:
+    """How many more challenges the viewer may decline in the ladder's period (none: they may not)."""
+    ladder = view.ladder
+    declined = services.recent_declines(ladder=ladder, player=viewer, now=now)
+    period = _days(ladder.decline_period_days)
+    if declined >= ladder.max_declines:
+        view.may_decline = False
+        view.decline_note = ngettext(
+            "You have declined %(n)d challenge in the last %(period)s, the most this ladder "
+            "allows: accept, or the challenge expires as a forfeit.",
+            "You have declined %(n)d challenges in the last %(period)s, the most this ladder "
+            "allows: accept, or the challenge expires as a forfeit.",
+            declined,
+        ) % {"n": declined, "period": period}
     else:
-        entries = QueueEntry.objects.filter(ladder=ladder).select_related("player").order_by("joined", "pk")
-        view.queue = [
-            Waiting(e.player.display_name, e.player_id, e.joined, _duration((now - e.joined).total_seconds()))
-            for e in entries
-        ]
-        view.in_queue = any(w.player_id == me for w in view.queue)
-        view.my_table = _queue_table_of(ladder, me)
-        view.wait, view.wait_how = _wait(ladder, view.queue, now)
-        view.history, view.more_history = _queue_history(ladder)
-    return view
+        left = ladder.max_declines - declined
+        view.decline_note = ngettext(
+            "You may decline %(n)d more challenge in %(period)s.",
+            "You may decline %(n)d more challenges in %(period)s.",
+            left,
+        ) % {"n": left, "period": period}
+
+
+def _add_queue(view: LadderView, now: datetime) -> None:
+    """A matchmaking ladder's side: who waits in the queue, the viewer's table, the expected wait,
+    and the finished queue tables."""
+    ladder = view.ladder
+    me = view.viewer.pk if view.viewer is not None else None
+    entries = QueueEntry.objects.filter(ladder=ladder).select_related("player").order_by("joined", "pk")
+    view.queue = [
+        Waiting(e.player.display_name, e.player_id, e.joined, _duration((now - e.joined).total_seconds()))
+        for e in entries
+    ]
+    view.in_queue = any(w.player_id == me for w in view.queue)
+    view.my_table = _queue_table_of(ladder, me)
+    view.wait, view.wait_how = _wait(ladder, view.queue, now)
+    view.history, view.more_history = _queue_history(ladder)

@@ -27,6 +27,7 @@ from games.results import GameResult
 from ..competitions.services import require_organiser
 from ..events import challenge_changed
 from ..models import Challenge, Ladder, LadderMember, League, QueueEntry
+from . import news
 from .selectors import ladder_order
 
 
@@ -208,10 +209,19 @@ def challenge_rules(
 
 def challenge_refusal(*, rules: ChallengeRules, challenged_id: int, name: str) -> Refusal | None:
     """Why the challenger of ``rules`` may not challenge player ``challenged_id`` (called ``name``),
-    or ``None`` when they may: the one check behind :func:`challenge_create` and the ladder page."""
+    or ``None`` when they may: the one check behind :func:`challenge_create` and the ladder page.
+    The checks run in order and the first refusal stands. Each refusal's ``short`` reason stands
+    in the ladder's table, in the row of the player who may not be challenged."""
+    for check in (_who_refusal, _place_refusal, _open_refusal, _declined_refusal):
+        refusal = check(rules, challenged_id, name)
+        if refusal is not None:
+            return refusal
+    return None
+
+
+def _who_refusal(rules: ChallengeRules, challenged_id: int, name: str) -> Refusal | None:
+    """A ladder of more than two seats, oneself, or a player not on the ladder (or the challenger)."""
     ladder, me = rules.ladder, rules.challenger_id
-    # The ``short`` reasons stand in the ladder's table, in the row of the player who may not be
-    # challenged.
     if ladder.seats != 2:
         return Refusal(
             Conflict,
@@ -236,14 +246,19 @@ def challenge_refusal(*, rules: ChallengeRules, challenged_id: int, name: str) -
             _("%(name)s is not on this ladder") % {"name": name},
             pgettext("ladder: why no challenge", "not on the ladder"),
         )
-    mine, theirs = rules.order[me], rules.order[challenged_id]
+    return None
+
+
+def _place_refusal(rules: ChallengeRules, challenged_id: int, name: str) -> Refusal | None:
+    """Only players above, and within the ladder's reach of, the challenger's place."""
+    mine, theirs = rules.order[rules.challenger_id], rules.order[challenged_id]
     if theirs >= mine:
         return Refusal(
             InvalidInput,
             _("you can challenge only players above you"),
             pgettext("ladder: why no challenge", "below you"),
         )
-    places = reach(ladder=ladder, position=mine)
+    places = reach(ladder=rules.ladder, position=mine)
     if mine - theirs > places:
         return Refusal(
             InvalidInput,
@@ -256,6 +271,12 @@ def challenge_refusal(*, rules: ChallengeRules, challenged_id: int, name: str) -
             ngettext("more than %(n)d place above you", "more than %(n)d places above you", places)
             % {"n": places},
         )
+    return None
+
+
+def _open_refusal(rules: ChallengeRules, challenged_id: int, name: str) -> Refusal | None:
+    """A challenge between the two open already, or either at the ladder's most open challenges."""
+    ladder, me = rules.ladder, rules.challenger_id
     status = rules.open_pairs.get(frozenset((me, challenged_id)))
     if status is not None:
         return Refusal(
@@ -297,6 +318,11 @@ def challenge_refusal(*, rules: ChallengeRules, challenged_id: int, name: str) -
             )
             % {"n": count},
         )
+    return None
+
+
+def _declined_refusal(rules: ChallengeRules, challenged_id: int, name: str) -> Refusal | None:
+    """The challenged player declined the challenger recently: not again before the time is up."""
     again = rules.declined_until.get(challenged_id)
     if again is not None and again > rules.now:
         # In the reader's time zone on pages (their setting), UTC in the API.
@@ -333,7 +359,7 @@ def challenge_create(*, ladder: Ladder, challenger: Player, challenged: Player) 
     c = Challenge.objects.create(
         ladder=ladder, challenger=challenger, challenged=challenged, expires_at=expires
     )
-    send_after_commit(challenge_changed, challenge_id=c.pk, status=c.status)
+    send_after_commit(challenge_changed, challenge=news.challenge_news(c))
     return c
 
 
@@ -376,7 +402,7 @@ def challenge_accept(*, challenge_id: int, by: Player) -> Table:
     c.answered_at = timezone.now()
     c.table = table
     c.save(update_fields=["status", "answered_at", "table"])
-    send_after_commit(challenge_changed, challenge_id=c.pk, status=c.status)
+    send_after_commit(challenge_changed, challenge=news.challenge_news(c))
     table.refresh_from_db()
     return table
 
@@ -408,7 +434,7 @@ def challenge_answer(*, challenge_id: int, by: Player, decision: str) -> Challen
         raise Forbidden(_("only the challenged player may decline, and only the challenger may cancel"))
     c.answered_at = now
     c.save(update_fields=["status", "answered_at"])
-    send_after_commit(challenge_changed, challenge_id=c.pk, status=c.status)
+    send_after_commit(challenge_changed, challenge=news.challenge_news(c))
     return c
 
 
@@ -422,7 +448,7 @@ def _expire(c: Challenge) -> None:
         fields.append("outcome")
         _challenger_takes_the_place(c)
     c.save(update_fields=fields)
-    send_after_commit(challenge_changed, challenge_id=c.pk, status=c.status)
+    send_after_commit(challenge_changed, challenge=news.challenge_news(c))
 
 
 def expire_challenges() -> int:

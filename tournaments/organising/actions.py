@@ -176,7 +176,7 @@ def enter_result(
     seats = list(Seat.objects.filter(table_id=table_id).select_related("player").order_by("number"))
     before = {str(s.player_id): s.rank for s in seats}
     if status in (Table.Status.ACTIVE, Table.Status.FINISHED):
-        check_ranks(ranks, [s.number for s in seats])
+        check_ranks(ranks=ranks, seats=[s.number for s in seats])
         refusal = withdrawn_refusal(t=t, seats=seats, ranks=ranks, active=status == Table.Status.ACTIVE)
         if refusal:
             raise InvalidInput(refusal)
@@ -546,7 +546,7 @@ def records_zip(*, t: Tournament) -> bytes:
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for rt in links.order_by("round__number", "number"):
             name = f"round-{rt.round.number:02d}-board-{rt.number:02d}-table-{rt.table_id}.txt"
-            archive.writestr(name, games.record_text(rt.table))
+            archive.writestr(name, games.record_text(table=rt.table))
     return buffer.getvalue()
 
 
@@ -560,4 +560,4 @@ def _rerate(game: str) -> None:
     """Re-rate ``game`` on a worker; where the broker cannot take the task, here and now (a
     corrected result must never leave the ratings on the old one)."""
     if not send(RECOMPUTE_GAME, (game,)):
-        rating_services.recompute([game])
+        rating_services.recompute(games=[game])

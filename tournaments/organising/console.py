@@ -248,84 +248,117 @@ def event_action(request: HttpRequest, tournament_id: int, action: str) -> HttpR
     """Every write of the event page: one service call, a confirmation in words, back to the page."""
     me, t = _organised_event(request, tournament_id)
     page = redirect("organiser-event", t.pk)
+    act = EVENT_ACTIONS.get(action)
+    if act is None:
+        raise Http404("no such action")
     try:
-        if action == "register":
-            done = _register(request, me, t)
-            if isinstance(done, HttpResponse):
-                return done
-        elif action == "remove":
-            who = _player_named(request)
-            services.withdraw(tournament_id=t.pk, player=who, by=me)
-            done = _("%(name)s removed from %(event)s: %(places)s") % {
-                "name": who.display_name,
-                "event": t.name,
-                "places": _places_text(t),
-            }
-        elif action == "check-in":
-            who = _player_named(request)
-            services.check_in(tournament_id=t.pk, player=who, by=me)
-            done = _("%(name)s checked in") % {"name": who.display_name}
-        elif action == "seeds":
-            done = _seeds(request, me, t)
-        elif action == "add-bot":
-            reg = services.register_bot(tournament_id=t.pk, level=request.POST.get("level", ""), by=me)
-            done = _("%(name)s entered (checked in): %(places)s") % {
-                "name": reg.player.display_name,
-                "places": _places_text(t),
-            }
-        elif action == "start":
-            services.start(tournament_id=t.pk, by=me)
-            t.refresh_from_db()
-            done = _("%(event)s started. %(summary)s") % {
-                "event": t.name,
-                "summary": _round_summary(_current_round(t)),
-            }
-        elif action == "pause":
-            services.pause(tournament_id=t.pk, by=me)
-            done = _(
-                "%(event)s paused: round %(round)s plays on, and no new round is paired until you resume"
-            ) % {"event": t.name, "round": t.current_round}
-        elif action == "resume":
-            rnd = services.resume(tournament_id=t.pk, by=me)
-            t.refresh_from_db()
-            if rnd:
-                done = _("%(event)s resumed. %(summary)s") % {"event": t.name, "summary": _round_summary(rnd)}
-            elif t.status == Tournament.Status.FINISHED:
-                done = _("%(event)s resumed: every round has been played, the event is finished") % {
-                    "event": t.name
-                }
-            else:
-                done = _("%(event)s resumed") % {"event": t.name}
-        elif action == "next-round":
-            done = _round_summary(services.next_round(tournament_id=t.pk, by=me))
-        elif action == "repair":
-            if request.POST.get("confirm") != "yes":
-                raise InvalidInput(
-                    _(
-                        "round %(round)s was not paired again: tick the box to confirm that its tables are "
-                        "deleted and everyone is paired afresh"
-                    )
-                    % {"round": t.current_round}
-                )
-            done = _round_summary(services.repair_round(tournament_id=t.pk, by=me), again=True)
-        elif action == "result":
-            done = _result(request, me, t)
-        elif action == "announce":
-            actions.announce(tournament_id=t.pk, text=request.POST.get("text", ""), by=me)
-            done = _("Announcement posted on the event page")
-        elif action == "announcement-delete":
-            announcement_id = ascii_int_or_none(request.POST.get("announcement"))
-            if announcement_id is None:
-                raise NotFound(_("there is no such announcement"))
-            actions.announcement_delete(tournament_id=t.pk, announcement_id=announcement_id, by=me)
-            done = _("Announcement deleted")
-        else:
-            raise Http404("no such action")
+        done = act(request, me, t)
     except ServiceError as exc:
         messages.error(request, exc.detail)
-    else:
-        messages.success(request, done)
+        return page
+    if isinstance(done, HttpResponse):
+        return done
+    messages.success(request, done)
     return page
+
+
+def _remove(request: HttpRequest, me: Player, t: Tournament) -> str:
+    who = _player_named(request)
+    services.withdraw(tournament_id=t.pk, player=who, by=me)
+    return _("%(name)s removed from %(event)s: %(places)s") % {
+        "name": who.display_name,
+        "event": t.name,
+        "places": _places_text(t),
+    }
+
+
+def _check_in(request: HttpRequest, me: Player, t: Tournament) -> str:
+    who = _player_named(request)
+    services.check_in(tournament_id=t.pk, player=who, by=me)
+    return _("%(name)s checked in") % {"name": who.display_name}
+
+
+def _add_bot(request: HttpRequest, me: Player, t: Tournament) -> str:
+    reg = services.register_bot(tournament_id=t.pk, level=request.POST.get("level", ""), by=me)
+    return _("%(name)s entered (checked in): %(places)s") % {
+        "name": reg.player.display_name,
+        "places": _places_text(t),
+    }
+
+
+def _start(request: HttpRequest, me: Player, t: Tournament) -> str:
+    services.start(tournament_id=t.pk, by=me)
+    t.refresh_from_db()
+    return _("%(event)s started. %(summary)s") % {
+        "event": t.name,
+        "summary": _round_summary(_current_round(t)),
+    }
+
+
+def _pause(request: HttpRequest, me: Player, t: Tournament) -> str:
+    services.pause(tournament_id=t.pk, by=me)
+    return _("%(event)s paused: round %(round)s plays on, and no new round is paired until you resume") % {
+        "event": t.name,
+        "round": t.current_round,
+    }
+
+
+def _resume(request: HttpRequest, me: Player, t: Tournament) -> str:
+    rnd = services.resume(tournament_id=t.pk, by=me)
+    t.refresh_from_db()
+    if rnd:
+        return _("%(event)s resumed. %(summary)s") % {"event": t.name, "summary": _round_summary(rnd)}
+    if t.status == Tournament.Status.FINISHED:
+        return _("%(event)s resumed: every round has been played, the event is finished") % {"event": t.name}
+    return _("%(event)s resumed") % {"event": t.name}
+
+
+def _next_round(request: HttpRequest, me: Player, t: Tournament) -> str:
+    return _round_summary(services.next_round(tournament_id=t.pk, by=me))
+
+
+def _repair(request: HttpRequest, me: Player, t: Tournament) -> str:
+    if request.POST.get("confirm") != "yes":
+        raise InvalidInput(
+            _(
+                "round %(round)s was not paired again: tick the box to confirm that its tables are "
+                "deleted and everyone is paired afresh"
+            )
+            % {"round": t.current_round}
+        )
+    return _round_summary(services.repair_round(tournament_id=t.pk, by=me), again=True)
+
+
+def _announce(request: HttpRequest, me: Player, t: Tournament) -> str:
+    actions.announce(tournament_id=t.pk, text=request.POST.get("text", ""), by=me)
+    return _("Announcement posted on the event page")
+
+
+def _announcement_delete(request: HttpRequest, me: Player, t: Tournament) -> str:
+    announcement_id = ascii_int_or_none(request.POST.get("announcement"))
+    if announcement_id is None:
+        raise NotFound(_("there is no such announcement"))
+    actions.announcement_delete(tournament_id=t.pk, announcement_id=announcement_id, by=me)
+    return _("Announcement deleted")
+
+
+#: The event page's actions (the last part of the address): each does one write and says what it did
+#: (or answers with a page of its own, as registering by a name several players match does).
+EVENT_ACTIONS: dict[str, Callable[[HttpRequest, Player, Tournament], str | HttpResponse]] = {
+    "register": _register,
+    "remove": _remove,
+    "check-in": _check_in,
+    "seeds": _seeds,
+    "add-bot": _add_bot,
+    "start": _start,
+    "pause": _pause,
+    "resume": _resume,
+    "next-round": _next_round,
+    "repair": _repair,
+    "result": _result,
+    "announce": _announce,
+    "announcement-delete": _announcement_delete,
+}
 
 
 def _download(request: HttpRequest, tournament_id: int, what: str) -> HttpResponse:

@@ -8,6 +8,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -21,7 +22,7 @@ from games.models import Player
 from .. import selectors as league_selectors
 from ..competitions import selectors as event_selectors
 from ..competitions import services
-from ..models import Tournament
+from ..models import Ladder, League, Tournament
 from . import actions, botmatches, roles, selectors
 from .console import _places_text
 from .forms import BotMatchForm, LeagueForm, OrganiserRequestForm, TournamentForm
@@ -110,78 +111,20 @@ def _create_event(request: HttpRequest, me: Player, form: TournamentForm) -> Tou
 
 @login_required
 def dashboard(request: HttpRequest) -> HttpResponse:
+    """The organiser dashboard: the forms to create a league or an event (they post here), what
+    needs attention in the viewer's leagues, finished events and bot matches."""
     me = request_player(request)
     leagues = selectors.organiser_leagues(me, staff=request.user.is_staff)
-    posted = request.method == "POST"
-    league_form = LeagueForm(request.POST if posted and request.POST.get("form") == "league" else None)
-    form = TournamentForm(request.POST if posted and request.POST.get("form") != "league" else None)
-    form.fields["league"].queryset = leagues  # type: ignore[attr-defined]
-    league_list = list(leagues)  # read once: the form's choices and the page use the same rows
-    form.fields["league"].choices = [("", "---------")] + [(x.pk, x.name) for x in league_list]  # type: ignore[attr-defined]
-    if posted and request.POST.get("form") == "league":
-        if league_form.is_valid():
-            try:
-                league = services.league_create(
-                    organiser=me,
-                    name=league_form.cleaned_data["name"],
-                    description=league_form.cleaned_data["description"],
-                )
-            except ServiceError as exc:
-                messages.error(request, exc.detail)
-            else:
-                messages.success(
-                    request, _("League %(league)s created: you are its organiser") % {"league": league.name}
-                )
-                return redirect("dashboard")
-    elif posted and form.is_valid():
-        t = _create_event(request, me, form)
-        if t is not None:
-            return redirect("organiser-event", t.pk)
+    league_form, form, league_list = _dashboard_forms(request, leagues)
+    if request.method == "POST":
+        if request.POST.get("form") == "league":
+            done = _post_league(request, me, league_form)
+        else:
+            done = _post_event(request, me, form)
+        if done is not None:
+            return done
     board = selectors.dashboard(leagues)
-    attention: list[tuple[Any, str]] = []
-    for t in board.events:
-        if t.status == Tournament.Status.REGISTRATION:
-            registered = t.registered  # type: ignore[attr-defined]
-            attention.append(
-                (
-                    t,
-                    ngettext(
-                        "registration open: %(n)d player", "registration open: %(n)d players", registered
-                    )
-                    % {"n": registered},
-                )
-            )
-        if t.status == Tournament.Status.RUNNING:
-            waiting, overdue = t.waiting, t.overdue  # type: ignore[attr-defined]
-            note = ngettext(
-                "round %(round)d: %(n)d table still playing",
-                "round %(round)d: %(n)d tables still playing",
-                waiting,
-            ) % {"round": t.current_round, "n": waiting}
-            if t.paused:
-                # Translators: a running event's note on the dashboard, when the organisers paused it.
-                note = _("%(note)s (paused)") % {"note": note}
-            if overdue:
-                note = ngettext(
-                    "%(note)s, %(n)d past their deadline", "%(note)s, %(n)d past their deadline", overdue
-                ) % {"note": note, "n": overdue}
-            attention.append((t, note))
-    for ladder in board.ladders:
-        count, queued = ladder.pending, ladder.queued  # type: ignore[attr-defined]
-        parts = []
-        if count:
-            parts.append(
-                ngettext(
-                    "%(n)d challenge waiting for an answer", "%(n)d challenges waiting for an answer", count
-                )
-                % {"n": count}
-            )
-        if queued:
-            parts.append(
-                ngettext("%(n)d player in the queue", "%(n)d players in the queue", queued) % {"n": queued}
-            )
-        if parts:
-            attention.append((ladder, ", ".join(parts)))
+    attention = [*_event_notes(board.events), *_ladder_notes(board.ladders)]
     may_organise = roles.may_organise(player=me)  # also who may start bot matches (``botmatches``)
     context = {
         "form": form,
@@ -197,6 +140,105 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         "bot_tables": selectors.bot_tables(me),
     }
     return render(request, "tournaments/dashboard.html", context)
+
+
+def _dashboard_forms(
+    request: HttpRequest, leagues: QuerySet[League]
+) -> tuple[LeagueForm, TournamentForm, list[League]]:
+    """The league form and the event form (bound to the post they answer, if any), and the
+    organiser's leagues, read once: the event form's choices and the page use the same rows."""
+    posted = request.method == "POST"
+    league_form = LeagueForm(request.POST if posted and request.POST.get("form") == "league" else None)
+    form = TournamentForm(request.POST if posted and request.POST.get("form") != "league" else None)
+    form.fields["league"].queryset = leagues  # type: ignore[attr-defined]
+    league_list = list(leagues)
+    form.fields["league"].choices = [("", "---------")] + [(x.pk, x.name) for x in league_list]  # type: ignore[attr-defined]
+    return league_form, form, league_list
+
+
+def _post_league(request: HttpRequest, me: Player, league_form: LeagueForm) -> HttpResponse | None:
+    """Create the posted league; a redirect once created, else ``None`` (the page shows the errors)."""
+    if not league_form.is_valid():
+        return None
+    try:
+        league = services.league_create(
+            organiser=me,
+            name=league_form.cleaned_data["name"],
+            description=league_form.cleaned_data["description"],
+        )
+    except ServiceError as exc:
+        messages.error(request, exc.detail)
+        return None
+    messages.success(request, _("League %(league)s created: you are its organiser") % {"league": league.name})
+    return redirect("dashboard")
+
+
+def _post_event(request: HttpRequest, me: Player, form: TournamentForm) -> HttpResponse | None:
+    """Create the posted event; a redirect to its console once created, else ``None``."""
+    if not form.is_valid():
+        return None
+    t = _create_event(request, me, form)
+    return redirect("organiser-event", t.pk) if t is not None else None
+
+
+def _event_notes(events: list[Tournament]) -> list[tuple[Any, str]]:
+    """The events needing attention, each with a note: registration open, or the round being played."""
+    notes: list[tuple[Any, str]] = []
+    for t in events:
+        if t.status == Tournament.Status.REGISTRATION:
+            registered = t.registered  # type: ignore[attr-defined]
+            notes.append(
+                (
+                    t,
+                    ngettext(
+                        "registration open: %(n)d player", "registration open: %(n)d players", registered
+                    )
+                    % {"n": registered},
+                )
+            )
+        if t.status == Tournament.Status.RUNNING:
+            notes.append((t, _running_note(t)))
+    return notes
+
+
+def _running_note(t: Tournament) -> str:
+    """A running event's note: "round 3: 2 tables still playing (paused), 1 past their deadline"."""
+    waiting, overdue = t.waiting, t.overdue  # type: ignore[attr-defined]
+    note = ngettext(
+        "round %(round)d: %(n)d table still playing",
+        "round %(round)d: %(n)d tables still playing",
+        waiting,
+    ) % {"round": t.current_round, "n": waiting}
+    if t.paused:
+        # Translators: a running event's note on the dashboard, when the organisers paused it.
+        note = _("%(note)s (paused)") % {"note": note}
+    if overdue:
+        note = ngettext(
+            "%(note)s, %(n)d past their deadline", "%(note)s, %(n)d past their deadline", overdue
+        ) % {"note": note, "n": overdue}
+    return note
+
+
+def _ladder_notes(ladders: list[Ladder]) -> list[tuple[Any, str]]:
+    """The ladders with challenges waiting for an answer or players in the queue, each with a note."""
+    notes: list[tuple[Any, str]] = []
+    for ladder in ladders:
+        count, queued = ladder.pending, ladder.queued  # type: ignore[attr-defined]
+        parts = []
+        if count:
+            parts.append(
+                ngettext(
+                    "%(n)d challenge waiting for an answer", "%(n)d challenges waiting for an answer", count
+                )
+                % {"n": count}
+            )
+        if queued:
+            parts.append(
+                ngettext("%(n)d player in the queue", "%(n)d players in the queue", queued) % {"n": queued}
+            )
+        if parts:
+            notes.append((ladder, ", ".join(parts)))
+    return notes
 
 
 @login_required

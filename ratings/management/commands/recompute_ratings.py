@@ -22,7 +22,7 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         games = options["game"] or GameKind.values
         start = time.perf_counter()
-        counts = recompute(games, None if options["quiet"] else progress_bar)
+        counts = recompute(games=games, progress=None if options["quiet"] else progress_bar)
         elapsed = time.perf_counter() - start
         for game, n in counts.items():
             players = Rating.objects.filter(game=game).count()

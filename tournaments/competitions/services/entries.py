@@ -9,16 +9,17 @@ from django.utils.translation import ngettext
 
 from common.errors import Conflict, Forbidden, InvalidInput, NotFound
 from games import services as games
-from games.events import send_after_commit
+from games.events import PlayerRef, send_after_commit
 from games.guests import require_verified_email
 from games.housebots import house_bot
 from games.models import GameKind, Player, Table
 from ratings import display as rating_display
 from ratings.models import Rating
 
-from ...events import entered, late_entry_answered, late_entry_invited
+from ...events import Entry, entered, late_entry_answered, late_entry_invited
 from ...models import LateEntryInvitation, Registration, Tournament
 from ...standings import table_scale
+from .. import news
 from .setup import _locked, audit, require_organiser
 
 
@@ -120,7 +121,14 @@ def register(*, tournament_id: int, player: Player, by: Player | None = None) ->
     t.league.members.add(player)
     if by_organiser:
         audit(t=t, by=by, action="register", detail={"player": player.pk, "name": player.display_name})
-        send_after_commit(entered, registration_id=reg.pk, by_id=by.pk if by else None)
+        entry = Entry(
+            registration_id=reg.pk,
+            tournament_id=t.pk,
+            event=t.name,
+            player=PlayerRef.of(player),
+            by=PlayerRef.of(by) if by else None,
+        )
+        send_after_commit(entered, entry=entry)
     return reg
 
 
@@ -304,7 +312,7 @@ def late_entry(
         return invitation
     invitation = LateEntryInvitation.objects.create(tournament=t, player=player, invited_by=by, missed=missed)
     audit(t=t, by=by, action="late entry invited", detail=words)
-    send_after_commit(late_entry_invited, invitation_id=invitation.pk)
+    send_after_commit(late_entry_invited, invitation=news.late_entry_news(invitation))
     return invitation
 
 
@@ -338,5 +346,5 @@ def late_entry_answer(*, invitation_id: int, by: Player, accept: bool) -> LateEn
         audit(t=t, by=by, action="late entry declined", detail=words)
     invitation.answered_at = timezone.now()
     invitation.save(update_fields=["status", "answered_at"])
-    send_after_commit(late_entry_answered, invitation_id=invitation.pk)
+    send_after_commit(late_entry_answered, invitation=news.late_entry_news(invitation))
     return invitation

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from common.errors import Conflict, InvalidInput
 from games import selectors as game_reads
 from games import services as games
-from games.events import send_after_commit
+from games.events import announce_after_commit
 from games.models import Player, Table
 from games.results import GameResult
 from ratings import selectors as ratings
@@ -24,7 +24,8 @@ from ...models import AuditEntry, Registration, Round, RoundTable, Tournament
 from ...pairing import double_elim
 from ...pairing.bracket import BracketError, bracket, bracket_round, seed_order, table_advancers
 from ...standings import standings
-from ..selectors import history, late_entries, requested_byes, unplayed_rounds
+from .. import news
+from ..selectors import History, history, late_entries, requested_byes, unplayed_rounds
 from .setup import _locked, audit, require_organiser
 
 
@@ -53,7 +54,7 @@ def start(*, tournament_id: int, by: Player) -> Tournament:
     t.status = Tournament.Status.RUNNING
     t.started_at = timezone.now()
     t.save()
-    send_after_commit(event_changed, tournament_id=t.pk, state="started")
+    _announce_event(t.pk, state="started")
     _pair_round(t)
     audit(t=t, by=by, action="start", detail={"players": len(players)})
     return t
@@ -247,23 +248,57 @@ def _more_rounds(t: Tournament) -> bool:
 
 
 def _pair_round(t: Tournament) -> Round:
+    """Pair the next round of ``t`` by its format, seat its tables, and announce it."""
     number = t.current_round + 1
-    players = _players(t)
     past = history(t)
-    meetings, seat_history, byes = past.meetings, past.seat_history, past.byes
+    manual, later = _round_exceptions(t, number)
+    players = [p for p in _players(t) if p.pk not in later]
+    entrants = _entrants(t, past, players, exclude=manual)
+    if t.format == Tournament.Format.SWISS:
+        plan = pairing.swiss_round(entrants, t.seats)
+    elif t.format == Tournament.Format.ROUND_ROBIN:
+        plan = _scheduled_round(t, number, {e.id for e in entrants}, past.seat_history)
+    elif t.format == Tournament.Format.DOUBLE_ELIMINATION:
+        plan = _double_elim_round(t, number, past.rounds, entrants)
+    else:
+        plan = _knockout_round(t, entrants)
+    rnd = Round.objects.create(tournament=t, number=number, byes=sorted([*plan.byes, *manual]))
+    _seat_tables(t, rnd, plan.tables, {p.pk: p for p in players})
+    t.current_round = number
+    t.save(update_fields=["current_round"])
+    round_id = rnd.pk
+    announce_after_commit(round_paired, lambda: {"paired": news.round_paired(round_id)})
+    if not plan.tables:
+        _finish_round(t, rnd)
+    return rnd
+
+
+def _round_exceptions(t: Tournament, number: int) -> tuple[set[int], set[int]]:
+    """Who has the organiser's bye in round ``number``, and who entered late for a later round (the
+    round is being paired again): neither is paired."""
+    manual, later = set(), set()
+    for r in Registration.objects.filter(tournament=t).exclude(status="withdrawn"):
+        if number in r.manual_byes:
+            manual.add(r.player_id)
+        if r.joined_round > number:
+            later.add(r.player_id)
+    return manual, later
+
+
+def _entrants(
+    t: Tournament, past: History, players: list[Player], *, exclude: set[int]
+) -> list[pairing.Entrant]:
+    """What the pairing knows of each player to pair: score, rating (or seed), who they met, their
+    seats, byes and floats so far."""
     unplayed = unplayed_rounds(t, past.rounds, late_entries(t), requested=requested_byes(t))
+    ids = [p.pk for p in players]
     rows = {
         row.player: row
         for row in standings(
-            [p.pk for p in players],
-            past.results,
-            t.seats,
-            scale=t.points_scale,
-            unplayed=unplayed,
-            rounds=t.rounds,
+            ids, past.results, t.seats, scale=t.points_scale, unplayed=unplayed, rounds=t.rounds
         )
     }
-    rating_of = ratings.conservative_ratings(t.game, [p.pk for p in players])
+    rating_of = ratings.conservative_ratings(t.game, ids)
     if (
         t.format == Tournament.Format.SWISS
         and Registration.objects.filter(tournament=t, seed__isnull=False).exists()
@@ -271,41 +306,30 @@ def _pair_round(t: Tournament) -> Round:
         # The organiser's seeds order each score group (seeded players by seed, then the rest by
         # rating, as ``_seeded``): the pairing orders a group by ``rating``, so it gets the seed order.
         rating_of = {p: -float(i) for i, p in enumerate(_seeded(t, players))}
-    manual, later = set(), set()
-    for r in Registration.objects.filter(tournament=t).exclude(status="withdrawn"):
-        if number in r.manual_byes:
-            manual.add(r.player_id)
-        if r.joined_round > number:  # entered late, for a later round (the round is being paired again)
-            later.add(r.player_id)
-    players = [p for p in players if p.pk not in later]
     two_seat_swiss = t.format == Tournament.Format.SWISS and t.seats == 2
-    floated = _last_floats(t, past, [p.pk for p in players]) if two_seat_swiss else {}
-    entrants = [
+    floated = _last_floats(t, past, ids) if two_seat_swiss else {}
+    return [
         pairing.Entrant(
             id=p.pk,
             score=rows[p.pk].points if p.pk in rows else 0.0,
             rating=rating_of.get(p.pk, 0.0),
-            meetings=dict(meetings.get(p.pk, {})),
-            seat_history=tuple(seat_history.get(p.pk, ())),
-            byes=byes[p.pk],
+            meetings=dict(past.meetings.get(p.pk, {})),
+            seat_history=tuple(past.seat_history.get(p.pk, ())),
+            byes=past.byes[p.pk],
             small_tables=past.small_tables[p.pk],
             last_seats=past.last_seats[p.pk],
             floated=floated.get(p.pk, 0),
         )
         for p in players
-        if p.pk not in manual
+        if p.pk not in exclude
     ]
-    if t.format == Tournament.Format.SWISS:
-        plan = pairing.swiss_round(entrants, t.seats)
-    elif t.format == Tournament.Format.ROUND_ROBIN:
-        plan = _scheduled_round(t, number, {e.id for e in entrants}, seat_history)
-    elif t.format == Tournament.Format.DOUBLE_ELIMINATION:
-        plan = _double_elim_round(t, number, past.rounds, entrants)
-    else:
-        plan = _knockout_round(t, entrants)
-    rnd = Round.objects.create(tournament=t, number=number, byes=sorted([*plan.byes, *manual]))
-    by_id = {p.pk: p for p in players}
-    for n, table_plan in enumerate(plan.tables, start=1):
+
+
+def _seat_tables(
+    t: Tournament, rnd: Round, tables: tuple[pairing.Table, ...], by_id: dict[int, Player]
+) -> None:
+    """Open each planned table of the round and seat its players in the planned order."""
+    for n, table_plan in enumerate(tables, start=1):
         table = games.table_create(
             creator=t.created_by,
             game=t.game,
@@ -319,12 +343,6 @@ def _pair_round(t: Tournament) -> Round:
         RoundTable.objects.create(round=rnd, table=table, number=n)
         for seat, player_id in enumerate(table_plan.players, start=1):
             games.seat_join(table_id=table.pk, player=by_id[player_id], seat=seat, event=True)
-    t.current_round = number
-    t.save(update_fields=["current_round"])
-    send_after_commit(round_paired, round_id=rnd.pk)
-    if not plan.tables:
-        _finish_round(t, rnd)
-    return rnd
 
 
 def _scheduled_round(
@@ -434,7 +452,7 @@ def _advance(t: Tournament) -> None:
         t.save(update_fields=["status", "finished_at"])
         reopened = AuditEntry.objects.filter(tournament=t, action="reopen").exists()
         again = t.current_round if reopened else 0
-        send_after_commit(event_changed, tournament_id=t.pk, state="finished", again=again)
+        _announce_event(t.pk, state="finished", again=again)
 
 
 def reopen_if_undecided(*, t: Tournament, by: Player) -> Round | None:
@@ -455,7 +473,7 @@ def reopen_if_undecided(*, t: Tournament, by: Player) -> Round | None:
     t.finished_at = None
     t.save(update_fields=["status", "finished_at"])
     audit(t=t, by=by, action="reopen", detail={"round": t.current_round})
-    send_after_commit(event_changed, tournament_id=t.pk, state="reopened", again=t.current_round)
+    _announce_event(t.pk, state="reopened", again=t.current_round)
     if t.paused:
         return None
     return _pair_round(t)
@@ -503,3 +521,11 @@ def _count_no_shows(t: Tournament, result: GameResult) -> None:
         if reg.no_shows >= 2:
             reg.status = Registration.Status.WITHDRAWN
         reg.save(update_fields=["no_shows", "status"])
+
+
+def _announce_event(tournament_id: int, *, state: str, again: int = 0) -> None:
+    """After commit, tell the entrants (and the event's pages) that the event started, finished
+    or reopened; the payload (with the final places) is read from the committed rows."""
+    announce_after_commit(
+        event_changed, lambda: {"event": news.event_news(tournament_id, state=state, again=again)}
+    )

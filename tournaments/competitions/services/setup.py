@@ -79,54 +79,16 @@ def tournament_create(
     registration_opens: Any = None,
     registration_closes: Any = None,
 ) -> Tournament:
+    """A new event in the league, open for registration unless ``open_registration`` is false.
+
+    Only the league's organisers may create one. Every setting is checked first, in this order: entry
+    rules, format, scoring, time control and edition, season.
+    """
     require_organiser(league=league, player=organiser)
-    if max_players is not None and max_players < 2:
-        raise InvalidInput(_("an event needs room for at least 2 players, not %(n)s") % {"n": max_players})
-    if rating_min is not None and rating_max is not None and rating_min > rating_max:
-        raise InvalidInput(
-            _("the minimum rating (%(min)s) is above the maximum (%(max)s)")
-            % {"min": rating_min, "max": rating_max}
-        )
-    if (rating_min is not None and rating_min < 0) or (rating_max is not None and rating_max < 0):
-        raise InvalidInput(_("rating bounds cannot be negative"))
-    if registration_opens and registration_closes and registration_opens >= registration_closes:
-        raise InvalidInput(_("registration must open before it closes"))
-    if game not in GameKind.values:
-        raise InvalidInput(_("game must be shacru, azacru or pacru, not %(game)s") % {"game": repr(game)})
-    if seats not in (2, 3, 4):
-        raise InvalidInput(_("seats must be 2, 3 or 4"))
-    if format not in Tournament.Format.values:
-        raise InvalidInput(
-            _("format must be one of %(formats)s") % {"formats": ", ".join(Tournament.Format.values)}
-        )
-    if rounds is None:  # not named: a Swiss plays the default, other formats compute theirs at the start
-        rounds = Tournament.DEFAULT_SWISS_ROUNDS if format == Tournament.Format.SWISS else 0
-    if format == Tournament.Format.SWISS and not 1 <= rounds <= 30:
-        raise InvalidInput(_("a Swiss needs 1 to 30 rounds"))
-    if format == Tournament.Format.KNOCKOUT and (error := setting_error(seats, advance)):
-        raise InvalidInput(_("knockout: %(error)s") % {"error": error})
-    if format == Tournament.Format.DOUBLE_ELIMINATION and seats != 2:
-        raise InvalidInput(
-            _("double elimination is played on 2-seat tables only, not %(seats)s") % {"seats": seats}
-        )
-    if points_scale is not None and len(points_scale) != seats:
-        raise InvalidInput(
-            ngettext(
-                "points_scale needs %(n)d value, best place first",
-                "points_scale needs %(n)d values, best place first",
-                seats,
-            )
-            % {"n": seats}
-        )
-    if requested_bye not in REQUESTED_BYES:
-        raise InvalidInput(
-            _("a bye the organiser gives pays zero or half, not %(value)s") % {"value": repr(requested_bye)}
-        )
-    try:
-        tc = TimeControl.from_dict(time_control)
-        edition = engine.variant(game).edition_for(edition)
-    except ValueError as exc:
-        raise InvalidInput(str(exc)) from None
+    _check_entry_rules(max_players, rating_min, rating_max, registration_opens, registration_closes)
+    rounds = _checked_format(game=game, seats=seats, format=format, rounds=rounds, advance=advance)
+    _check_scoring(seats=seats, points_scale=points_scale, requested_bye=requested_bye)
+    tc, edition = _checked_play(game=game, time_control=time_control, edition=edition)
     if season is not None and season.league_id != league.pk:
         raise InvalidInput(_("the season belongs to another league"))
     return Tournament.objects.create(
@@ -152,6 +114,77 @@ def tournament_create(
         status=Tournament.Status.REGISTRATION if open_registration else Tournament.Status.DRAFT,
         created_by=organiser,
     )
+
+
+def _check_entry_rules(
+    max_players: int | None,
+    rating_min: int | None,
+    rating_max: int | None,
+    registration_opens: Any,
+    registration_closes: Any,
+) -> None:
+    """Check who may enter and when: the number of places, the rating bounds, the registration window."""
+    if max_players is not None and max_players < 2:
+        raise InvalidInput(_("an event needs room for at least 2 players, not %(n)s") % {"n": max_players})
+    if rating_min is not None and rating_max is not None and rating_min > rating_max:
+        raise InvalidInput(
+            _("the minimum rating (%(min)s) is above the maximum (%(max)s)")
+            % {"min": rating_min, "max": rating_max}
+        )
+    if (rating_min is not None and rating_min < 0) or (rating_max is not None and rating_max < 0):
+        raise InvalidInput(_("rating bounds cannot be negative"))
+    if registration_opens and registration_closes and registration_opens >= registration_closes:
+        raise InvalidInput(_("registration must open before it closes"))
+
+
+def _checked_format(*, game: str, seats: int, format: str, rounds: int | None, advance: int) -> int:
+    """Check the game, seats and format; the number of rounds (a Swiss's default when not named)."""
+    if game not in GameKind.values:
+        raise InvalidInput(_("game must be shacru, azacru or pacru, not %(game)s") % {"game": repr(game)})
+    if seats not in (2, 3, 4):
+        raise InvalidInput(_("seats must be 2, 3 or 4"))
+    if format not in Tournament.Format.values:
+        raise InvalidInput(
+            _("format must be one of %(formats)s") % {"formats": ", ".join(Tournament.Format.values)}
+        )
+    if rounds is None:  # not named: a Swiss plays the default, other formats compute theirs at the start
+        rounds = Tournament.DEFAULT_SWISS_ROUNDS if format == Tournament.Format.SWISS else 0
+    if format == Tournament.Format.SWISS and not 1 <= rounds <= 30:
+        raise InvalidInput(_("a Swiss needs 1 to 30 rounds"))
+    if format == Tournament.Format.KNOCKOUT and (error := setting_error(seats, advance)):
+        raise InvalidInput(_("knockout: %(error)s") % {"error": error})
+    if format == Tournament.Format.DOUBLE_ELIMINATION and seats != 2:
+        raise InvalidInput(
+            _("double elimination is played on 2-seat tables only, not %(seats)s") % {"seats": seats}
+        )
+    return rounds
+
+
+def _check_scoring(*, seats: int, points_scale: list[float] | None, requested_bye: str) -> None:
+    """Check the points per place (one value a seat) and what a requested bye pays."""
+    if points_scale is not None and len(points_scale) != seats:
+        raise InvalidInput(
+            ngettext(
+                "points_scale needs %(n)d value, best place first",
+                "points_scale needs %(n)d values, best place first",
+                seats,
+            )
+            % {"n": seats}
+        )
+    if requested_bye not in REQUESTED_BYES:
+        raise InvalidInput(
+            _("a bye the organiser gives pays zero or half, not %(value)s") % {"value": repr(requested_bye)}
+        )
+
+
+def _checked_play(*, game: str, time_control: dict[str, Any] | None, edition: str) -> tuple[TimeControl, str]:
+    """The time control and the rules edition, checked (``InvalidInput`` with the reason if not valid)."""
+    try:
+        tc = TimeControl.from_dict(time_control)
+        edition = engine.variant(game).edition_for(edition)
+    except ValueError as exc:
+        raise InvalidInput(str(exc)) from None
+    return tc, edition
 
 
 def _locked(tournament_id: int) -> Tournament:
