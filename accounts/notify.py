@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -19,6 +20,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core import signing
 from django.db import IntegrityError, transaction
+from django.db.models import OuterRef, Subquery
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -168,19 +170,52 @@ def digest_due(*, mode: str, now: datetime, zone: ZoneInfo) -> datetime:
     return morning.astimezone(ZoneInfo("UTC"))
 
 
+@dataclass(frozen=True)
+class Recipient:
+    """Whom :func:`notify` writes to, read in one query (:func:`recipient`): the active ``user``
+    with their account and their player (``select_related``: the live push that follows the
+    insert reads neither again), and their saved e-mail choice for ``kind`` (None: the kind's
+    default)."""
+
+    user: Any
+    kind: str
+    chosen: str | None
+
+
+def recipient(*, user_id: int, kind: str) -> Recipient | None:
+    """The active user ``user_id`` as :func:`notify` needs them for ``kind`` (one query), or None
+    when there is no such active user."""
+    choice = NotificationSetting.objects.filter(user=OuterRef("pk"), kind=kind).values("email")[:1]
+    found = list(
+        get_user_model()
+        .objects.select_related("account", "player")
+        .filter(pk=user_id, is_active=True)
+        .annotate(email_choice=Subquery(choice))[:1]
+    )
+    return Recipient(user=found[0], kind=kind, chosen=found[0].email_choice) if found else None
+
+
 def notify(
-    *, user_id: int, kind: str, key: str, params: dict[str, Any], url: str = ""
+    *,
+    user_id: int,
+    kind: str,
+    key: str,
+    params: dict[str, Any],
+    url: str = "",
+    to: Recipient | None = None,
 ) -> Notification | None:
     """The notification ``key`` for ``user_id`` (None if it was made before, or the account
-    cannot receive any). A handful of queries: the account, the player's choice for this kind,
-    and the inserts (it runs after a move's commit, so it is kept short)."""
-    User = get_user_model()
-    user = User.objects.select_related("account").filter(pk=user_id, is_active=True).first()
-    if user is None:
-        return None
+    cannot receive any). It runs after a move's commit, so it is kept short: one read of the
+    recipient (``to``, when the caller read it already with :func:`recipient`: none), and the
+    inserts."""
+    if to is None:
+        to = recipient(user_id=user_id, kind=kind)
+        if to is None:
+            return None
+    assert to.user.pk == user_id and to.kind == kind, "the recipient read for another notification"
+    user = to.user
     account = account_of_user(user=user)
-    chosen = NotificationSetting.objects.filter(user=user, kind=kind).values_list("email", flat=True).first()
-    mode = chosen or (kinds.KINDS[kind].email if kind in kinds.KINDS else EmailMode.OFF)
+    mode = to.chosen or (kinds.KINDS[kind].email if kind in kinds.KINDS else EmailMode.OFF)
     address = verified_address(user=user, account=account)
     n = Notification(user=user, kind=kind, key=key, params=params, url=url)
     if mode != EmailMode.OFF and address:

@@ -41,7 +41,7 @@ from tournaments.events import (
 
 from . import sessions
 from .models import Notification
-from .notify import account_zone, notify, recipient_language, user_zone
+from .notify import account_of_user, account_zone, notify, recipient, recipient_language, user_zone
 
 
 def game_name(game: str) -> str:
@@ -64,11 +64,16 @@ def when(at: Any, user_id: int) -> str:
 
 
 def turn_notice(turn: TurnStarted, *, idle: bool = False) -> None:
-    """The "your turn" notification of the seat on turn (once per turn)."""
+    """The "your turn" notification of the seat on turn (once per turn). Three statements
+    before the notification's insert: the seats (who is on turn, the opponents' names), the
+    recipient (user, account, player and mail choice in one), the older notice marked read."""
     seats = game_reads.seated_players([turn.table_id]).get(turn.table_id, {})
     mine = seats.get(turn.seat)
     if mine is None or mine.user_id is None:
         return
+    to = recipient(user_id=mine.user_id, kind="your_turn")
+    if to is None:
+        return  # no active account: nobody to tell
     params: dict[str, Any] = {
         "table": turn.table_id,
         "ply": turn.ply,
@@ -77,7 +82,7 @@ def turn_notice(turn: TurnStarted, *, idle: bool = False) -> None:
         "idle": idle,
     }
     if turn.deadline is not None:
-        zone = account_zone(account=getattr(_users([mine]).get(mine.user_id), "account", None))
+        zone = account_zone(account=account_of_user(user=to.user))
         params["deadline"] = f"{turn.deadline.astimezone(zone):%a %d %b %H:%M} ({zone.key})"
         params["deadline_at"] = turn.deadline.isoformat()
     # An earlier "your turn" at this table is over: the newest one stands for it.
@@ -93,6 +98,7 @@ def turn_notice(turn: TurnStarted, *, idle: bool = False) -> None:
         key=f"turn:{turn.table_id}:{turn.ply}",
         params=params,
         url=reverse("table", args=[turn.table_id]),
+        to=to,
     )
 
 

@@ -229,7 +229,9 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=600)
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--workers", type=int, default=2, help="gunicorn worker processes")
-    parser.add_argument("--threads", type=int, default=2, help="threads per gunicorn worker")
+    parser.add_argument(
+        "--threads", type=int, default=4, help="threads per gunicorn worker (config/gunicorn.py's default)"
+    )
     parser.add_argument("--port", type=int, default=8941)
     parser.add_argument(
         "--rate", type=float, default=0, help="offered moves per second in all (0: as fast as answered)"

@@ -9,6 +9,11 @@ the token in its own cache asks for the tombstone (one cache get, no query) and,
 one, reads the token from the database again, so every process refuses it at once. While Redis
 is down the tombstone stays in the revoking process's memory (``common.cache``): other processes
 then refuse the token within ``TOKEN_CACHE_SECONDS``, as they did before.
+
+The user is read with their player and their account (the saved language), so a middleware that
+needs the language before the view (:func:`token_user`) costs no query either; it leaves what it
+found on the request, and the view's authentication takes it from there (one tombstone get per
+request). A saved account (a new language) empties this process's cache.
 """
 
 from __future__ import annotations
@@ -22,10 +27,12 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 from django.db.models.signals import post_delete, post_save, pre_save
+from django.http import HttpRequest
 from django.utils.translation import gettext as _
 from rest_framework import exceptions
-from rest_framework.authentication import TokenAuthentication
+from rest_framework.authentication import TokenAuthentication, get_authorization_header
 from rest_framework.authtoken.models import Token
+from rest_framework.request import Request
 
 _CACHE: OrderedDict[str, tuple[float, Any, Token]] = OrderedDict()
 _CACHE_SIZE = 4096
@@ -74,29 +81,68 @@ def end_tokens_with_old_password(sender: Any, instance: Any, update_fields: Any 
 
 
 post_delete.connect(token_deleted, sender=Token, dispatch_uid="common.auth.token_deleted")
+# The account (its saved language) is read with the token: a changed one is read again. Named
+# lazily: common imports no app.
+post_save.connect(forget_tokens, sender="accounts.Account", dispatch_uid="common.auth.account_saved")
 post_save.connect(user_saved, sender=settings.AUTH_USER_MODEL, dispatch_uid="common.auth.user_saved")
 pre_save.connect(
     end_tokens_with_old_password, sender=settings.AUTH_USER_MODEL, dispatch_uid="common.auth.password_set"
 )
 
 
+#: Where :func:`token_user` leaves what it found on the request: (key, user, token).
+SEEN = "_pacru_token_seen"
+
+
+def authenticated(key: str) -> tuple[Any, Token]:
+    """The user (with their player and account) and the token of ``key``: from this process's
+    cache while no tombstone says the token was revoked, else from the database. Raises
+    ``AuthenticationFailed`` for an unknown token or an inactive user."""
+    ttl = getattr(settings, "TOKEN_CACHE_SECONDS", 30)
+    now = time.monotonic()
+    hit = _CACHE.get(key)
+    if hit is not None and hit[0] > now:
+        if cache.get(_tombstone_key(key)) is None:
+            return hit[1], hit[2]
+        _CACHE.pop(key, None)  # revoked in another process: the database decides
+    try:
+        token = Token.objects.select_related("user", "user__player", "user__account").get(key=key)
+    except Token.DoesNotExist:
+        raise exceptions.AuthenticationFailed(_("invalid token")) from None
+    if not token.user.is_active:
+        raise exceptions.AuthenticationFailed(_("user inactive or deleted"))
+    if ttl > 0:
+        _CACHE[key] = (now + ttl, token.user, token)
+        if len(_CACHE) > _CACHE_SIZE:
+            _CACHE.popitem(last=False)
+    return token.user, token
+
+
+def token_user(request: HttpRequest) -> Any | None:
+    """The user an API request's ``Authorization: Token …`` header names (None: no token, or not a
+    valid one: the view's authentication then answers why), remembered on the request for it."""
+    parts = get_authorization_header(request).split()
+    if len(parts) != 2 or parts[0].lower() != b"token":
+        return None
+    try:
+        key = parts[1].decode()
+        user, token = authenticated(key)
+    except (UnicodeError, exceptions.AuthenticationFailed):
+        return None
+    setattr(request, SEEN, (key, user, token))
+    return user
+
+
 class PlayerTokenAuthentication(TokenAuthentication):
+    """DRF's token authentication over :func:`authenticated`, taking what a middleware found for
+    the same request (:func:`token_user`) rather than asking the cache again."""
+
+    def authenticate(self, request: Request) -> tuple[Any, Token] | None:
+        self._seen = getattr(request._request, SEEN, None)
+        return super().authenticate(request)
+
     def authenticate_credentials(self, key: str) -> tuple[Any, Token]:
-        ttl = getattr(settings, "TOKEN_CACHE_SECONDS", 30)
-        now = time.monotonic()
-        hit = _CACHE.get(key)
-        if hit is not None and hit[0] > now:
-            if cache.get(_tombstone_key(key)) is None:
-                return hit[1], hit[2]
-            _CACHE.pop(key, None)  # revoked in another process: the database decides
-        try:
-            token = Token.objects.select_related("user", "user__player").get(key=key)
-        except Token.DoesNotExist:
-            raise exceptions.AuthenticationFailed(_("invalid token")) from None
-        if not token.user.is_active:
-            raise exceptions.AuthenticationFailed(_("user inactive or deleted"))
-        if ttl > 0:
-            _CACHE[key] = (now + ttl, token.user, token)
-            if len(_CACHE) > _CACHE_SIZE:
-                _CACHE.popitem(last=False)
-        return token.user, token
+        seen = getattr(self, "_seen", None)
+        if seen is not None and seen[0] == key:
+            return seen[1], seen[2]
+        return authenticated(key)

@@ -30,7 +30,21 @@ BACKOFF_SECONDS = 5.0
 _UNAVAILABLE = (RedisConnectionError, RedisTimeoutError, OSError)
 
 
-class SentinelCacheClient(RedisCacheClient):
+class ReusedClient(RedisCacheClient):
+    """Django's Redis cache client with one ``redis.Redis`` per connection pool, made once: Django's
+    own builds a new one for every cache call, which was most of a ``get``'s CPU (a Redis client
+    is safe to share between threads: each command takes a connection from the pool)."""
+
+    def get_client(self, key: Any = None, *, write: bool = False) -> Any:
+        pool = self._get_connection_pool(write)
+        clients = self.__dict__.setdefault("_clients", {})
+        client = clients.get(id(pool))
+        if client is None:
+            client = clients[id(pool)] = self._client(connection_pool=pool)
+        return client
+
+
+class SentinelCacheClient(ReusedClient):
     """Django's Redis cache client on the master that Redis Sentinel names (``REDIS_URL`` =
     ``sentinel://…``, ``common.redis_url``): Django's own knows only ``redis://`` and raised
     ValueError on every use. The pool asks the sentinels for the master again after a failover."""
@@ -48,6 +62,7 @@ class FallbackRedisCache(RedisCache):
         sentinel = isinstance(server, str) and redis_url.is_sentinel(server)
         # A sentinel URL lists its sentinels with commas: one location, not several servers.
         super().__init__([server] if sentinel else server, params)
+        self._class = ReusedClient
         if sentinel:
             redis_url.parse(server)  # a malformed URL fails here, not at the first get or set
             self._class = SentinelCacheClient

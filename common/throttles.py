@@ -30,17 +30,29 @@ attempt takes its place in each count *before* the password is checked, and give
 it is refused or (for the account and device counts) when the password was right. Parallel
 attempts cannot overrun a limit. Each count is a sliding window, estimated from the current and
 the previous fixed window (the previous one weighted by how much of it is still in the window).
+
+**The API's request throttles** (``anon``, ``user``, and a view's ``throttle_scope`` such as
+``watch``: :class:`AnonThrottle`, :class:`UserThrottle`, :class:`ScopedThrottle`) count the same
+way, per client and scope, with DRF's rates, idents and 429 answer (``Retry-After``: when the
+estimate next admits a request). A request costs the same whatever the rate: one atomic
+increment of one integer per client, scope and window (which also carries the previous window's
+count), not DRF's read and write-back of a list of every request time in the window.
 """
 
 from __future__ import annotations
 
 import contextlib
-import time
 from typing import Any
 
 from django.core.cache import cache
 from django.http import HttpRequest
-from rest_framework.throttling import BaseThrottle, SimpleRateThrottle
+from rest_framework.throttling import (
+    AnonRateThrottle,
+    BaseThrottle,
+    ScopedRateThrottle,
+    SimpleRateThrottle,
+    UserRateThrottle,
+)
 
 from common import devices
 
@@ -48,6 +60,39 @@ from common import devices
 def client_address(request: HttpRequest) -> str:
     """The client's address as the API's throttles see it (see the module docstring)."""
     return str(BaseThrottle().get_ident(request))  # type: ignore[arg-type]
+
+
+#: A count's key holds the window's count in its low bits and, above them, the previous window's
+#: final count, copied in by the window's first event when it made the key: one atomic increment
+#: reads both. (Events a host whose clock is a little behind still counts in the previous window
+#: after that are not carried over: a few at most, at a window's edge.)
+_SHIFT = 32
+_LOW = (1 << _SHIFT) - 1
+
+
+def _take(prefix: str, limit: int, duration: int, now: float) -> tuple[str | None, float]:
+    """Count one event on ``prefix`` at ``now`` if the sliding estimate (see the module docstring)
+    stays within ``limit`` per ``duration`` seconds: ``(the key counted, 0.0)``. Else count nothing:
+    ``(None, seconds to wait)``.
+
+    Constant cost whatever the rate: one atomic increment of one integer (the window's first
+    event also reads the previous window's and makes the key), and an overshooting increment
+    is given back, so parallel events cannot overrun the limit."""
+    window, into = divmod(now, duration)
+    key = f"{prefix}:{int(window)}"
+    value = _incr(key, f"{prefix}:{int(window) - 1}", 2 * duration)
+    count, previous = value & _LOW, value >> _SHIFT
+    if count + previous * (1 - into / duration) <= limit:
+        return key, 0.0
+    _decr(key)
+    count -= 1  # the others
+    # When the estimate falls below the limit: within this window, or in the next one.
+    left = limit - count
+    if left > 0 and previous:
+        wait = duration * (1 - (left - 1) / previous) - into
+    else:
+        wait = duration - into + duration * (1 - (limit - 1) / max(count, 1))
+    return None, max(1.0, round(wait, 3))  # whole seconds stay whole (Retry-After rounds up)
 
 
 class _Counter(SimpleRateThrottle):
@@ -66,31 +111,13 @@ class _Counter(SimpleRateThrottle):
         # A scope without a rate (settings that list only some scopes) is not limited.
         return self.THROTTLE_RATES.get(self.scope)
 
-    def _key(self, window: int) -> str:
-        return f"signin:{self.scope}:{self.ident}:{window}"
-
     def take(self) -> float | None:
         """Count one event now, or, when the limit is reached, count nothing and say how many
         seconds to wait."""
         if self.limit is None or self.duration is None:
             return None
-        now = time.time()
-        window, into = divmod(now, self.duration)
-        key = self._key(int(window))
-        count = _incr(key, 2 * self.duration)
-        previous = int(cache.get(self._key(int(window) - 1), 0))
-        weight = 1 - into / self.duration
-        if count + previous * weight <= self.limit:
-            self.taken = key
-            return None
-        _decr(key)
-        # When the estimate falls below the limit: within this window, or in the next one.
-        left = self.limit - (count - 1)
-        if left > 0 and previous:
-            wait = self.duration * (1 - (left - 1) / previous) - into
-        else:
-            wait = self.duration - into + self.duration * (1 - (self.limit - 1) / max(count - 1, 1))
-        return max(1.0, wait)
+        self.taken, wait = _take(f"signin:{self.scope}:{self.ident}", self.limit, self.duration, self.timer())
+        return None if self.taken else wait
 
     def give_back(self) -> None:
         """Uncount the event :meth:`take` counted (an attempt refused, or a right password)."""
@@ -99,19 +126,64 @@ class _Counter(SimpleRateThrottle):
             self.taken = None
 
 
-def _incr(key: str, timeout: int) -> int:
+def _incr(key: str, previous_key: str, timeout: int) -> int:
+    """Add one to the count at ``key``; when it is not there (the window's first event, or it
+    expired since), make it, with the count at ``previous_key`` above the new count of one, to
+    expire after ``timeout`` seconds. Returns the key's value."""
     for _attempt in range(3):
-        cache.add(key, 0, timeout)
         try:
             return int(cache.incr(key))
-        except ValueError:  # expired between the two calls: add it again
-            continue
+        except ValueError:
+            value = ((int(cache.get(previous_key, 0)) & _LOW) << _SHIFT) + 1
+            if cache.add(key, value, timeout):
+                return value
+            # another event made it meanwhile: add one to theirs
     return 1
 
 
 def _decr(key: str) -> None:
     with contextlib.suppress(ValueError):  # expired meanwhile: nothing left to uncount
         cache.decr(key)
+
+
+class CountingThrottle(SimpleRateThrottle):
+    """DRF's :class:`SimpleRateThrottle` (the same scopes, rates, idents and ``timer``) on the
+    sliding count of the sign-in limits (see the module docstring) instead of DRF's list of the
+    window's request times. DRF reads and writes back that whole list (up to the rate's number
+    of timestamps, pickled) on every request; here a request is one atomic increment of an
+    integer (given back when refused): the cost does not grow with the rate. Mixed in after a
+    DRF throttle, which says who the client is (``get_cache_key``)."""
+
+    cache_format = "throttle:%(scope)s:%(ident)s"
+
+    def allow_request(self, request: Any, view: Any) -> bool:
+        self._wait: float | None = None
+        if self.rate is None or self.num_requests is None or self.duration is None:
+            return True
+        prefix = self.get_cache_key(request, view)
+        if prefix is None:
+            return True
+        taken, wait = _take(prefix, self.num_requests, self.duration, self.timer())
+        if taken is None:
+            self._wait = wait
+        return taken is not None
+
+    def wait(self) -> float | None:
+        return getattr(self, "_wait", None)
+
+
+class AnonThrottle(AnonRateThrottle, CountingThrottle):
+    """The ``anon`` rate per client address, for requests without a signed-in user (the API's
+    default, with :class:`UserThrottle`)."""
+
+
+class UserThrottle(UserRateThrottle, CountingThrottle):
+    """The ``user`` rate per signed-in user (per client address for others)."""
+
+
+class ScopedThrottle(ScopedRateThrottle, CountingThrottle):
+    """The rate of the view's ``throttle_scope`` per signed-in user (else per address), as DRF's
+    :class:`ScopedRateThrottle` (e.g. ``watch``, the game pages' polling)."""
 
 
 class AuthAddressThrottle(BaseThrottle):

@@ -23,7 +23,23 @@ handler500 = "common.errors.server_error"
 # The admin's sign-in goes through the site's sign-in limits (web.signin).
 admin.site.login_form = AdminSignInForm
 
+#: The API, under one prefix and first: a move (the hot path) is found without trying the pages'
+#: patterns, and a page without trying the API's. No page lives under /api/.
+api_patterns = [
+    path("", include("accounts.urls")),
+    path("", include("live.api_urls")),
+    path("", include("games.urls")),
+    path("", include("ratings.urls")),
+    path("", include("tournaments.urls")),
+    path("schema/", SchemaApi.as_view(), name="api-schema"),
+    path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
+    path("redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-redoc"),
+    # Redoc's script with its CDN logo pointed home (common.redoc_bundle; REDOC_DIST in settings).
+    path("redoc-assets/bundles/redoc.standalone.js", redoc_bundle, name="api-redoc-bundle"),
+]
+
 urlpatterns = [
+    path("api/v1/", include(api_patterns)),
     path("", pages.home, name="home"),
     path("tables/new/", pages.table_create_page, name="table-create"),
     path("tables/<id:table_id>/", pages.table_page, name="table"),
@@ -51,14 +67,4 @@ urlpatterns = [
     path("metrics", metrics, name="metrics"),
     path("i18n/setlang/", i18n.set_language, name="set_language"),
     path("jsi18n/<str:lang>.js", i18n.javascript_catalog, name="javascript-catalog"),
-    path("api/v1/", include("accounts.urls")),
-    path("api/v1/", include("live.api_urls")),
-    path("api/v1/", include("games.urls")),
-    path("api/v1/", include("ratings.urls")),
-    path("api/v1/", include("tournaments.urls")),
-    path("api/v1/schema/", SchemaApi.as_view(), name="api-schema"),
-    path("api/v1/docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
-    path("api/v1/redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-redoc"),
-    # Redoc's script with its CDN logo pointed home (common.redoc_bundle; REDOC_DIST in settings).
-    path("api/v1/redoc-assets/bundles/redoc.standalone.js", redoc_bundle, name="api-redoc-bundle"),
 ]

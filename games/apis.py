@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import django_filters
@@ -16,21 +17,21 @@ from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import Throttled
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle, SimpleRateThrottle
 from rest_framework.views import APIView
 
 from common import devices
 from common.errors import InvalidInput, NotFound
 from common.metrics import scrape_refusal
-from common.pagination import CursorPage
+from common.pagination import CursorPage, paged_off
 from common.players import request_player
 from common.schema import ERROR
-from common.throttles import AuthAddressThrottle, SignInLimits
-from common.validation import DB_INT_MIN, ascii_int
+from common.throttles import AuthAddressThrottle, CountingThrottle, ScopedThrottle, SignInLimits
+from common.validation import DB_INT_MAX, DB_INT_MIN, ascii_int
 
 from . import health, selectors, services
 from .models import GameKind, Player, Table
 from .serializers import (
+    MOVE_MAX,
     HealthOut,
     ImportIn,
     InviteBotIn,
@@ -63,7 +64,7 @@ class HealthApi(APIView):
         return Response({"status": "ok", "time": timezone.now()})
 
 
-class ReadyThrottle(SimpleRateThrottle):
+class ReadyThrottle(CountingThrottle):
     """Readiness probes per client address (signed in or not), at the ``ready`` rate: enough for
     any load balancer's probes, not for using the checks to load the database and Redis."""
 
@@ -162,8 +163,22 @@ class TableFilter(django_filters.FilterSet):
         model = Table
         fields = ["game", "status", "players", "rated"]
 
+    def filter_queryset(self, queryset: QuerySet[Table]) -> QuerySet[Table]:
+        data = self.form.cleaned_data
+        for name in sorted(data, key=lambda name: name == "player"):  # the player last: see below
+            queryset = self.filters[name].filter(queryset, data[name])
+        return queryset
+
     def filter_player(self, qs: QuerySet[Table], name: str, value: int) -> QuerySet[Table]:
-        return selectors.tables_of_player(qs, value)
+        # A page's ids are read off the player's seats (newest table first, the cursor inside
+        # that subquery), each seat's table checked against the other filters, already in ``qs``;
+        # then those rows of the unfiltered list (a join on them could walk the status index).
+        return paged_off(
+            selectors.tables_of_player(qs, value),
+            rows=self.queryset,
+            keys=selectors.seats_of_player(value, among=qs),
+            key="table_id",
+        )
 
     def filter_open(self, qs: QuerySet[Table], name: str, value: bool) -> QuerySet[Table]:
         return selectors.tables_with_open_seats(qs) if value else qs
@@ -198,7 +213,7 @@ class TableDetailApi(APIView):
     """The table as a player or spectator sees it. Game pages poll it with ``If-None-Match``:
     an unchanged table answers ``304`` after one indexed query, so polling once a second is cheap."""
 
-    throttle_classes = [ScopedRateThrottle]
+    throttle_classes = [ScopedThrottle]
     throttle_scope = "watch"
 
     @extend_schema(responses={200: TableDetailOut, 304: None, 404: ERROR})
@@ -294,6 +309,28 @@ class TableLeaveApi(APIView):
         return Response(TableOut(selectors.table_detail(table_id)).data)
 
 
+def move_in(data: Any) -> dict[str, Any]:
+    """A move's ``ply`` and ``move``, validated as :class:`MoveIn` does. The plain case (a whole
+    ``ply`` in range, a short non-blank ``move``) is checked by hand: the serializer's
+    construction is a good share of a move's CPU. Anything else goes through ``MoveIn``, which
+    answers the same errors as ever."""
+    if isinstance(data, Mapping) and len(data) == 2:
+        ply, move = data.get("ply"), data.get("move")
+        if (
+            type(ply) is int
+            and 0 <= ply <= DB_INT_MAX
+            and type(move) is str
+            and 0 < len(move) <= MOVE_MAX
+            and move.isascii()
+            and move.isprintable()
+            and move.strip() == move
+        ):
+            return {"ply": ply, "move": move}
+    checked = MoveIn(data=data)
+    checked.is_valid(raise_exception=True)
+    return dict(checked.validated_data)
+
+
 class TableMovesApi(APIView):
     @extend_schema(responses={200: MoveOut(many=True), 404: ERROR})
     def get(self, request: Request, table_id: int) -> Response:
@@ -315,10 +352,8 @@ class TableMovesApi(APIView):
         "already recorded for that ply; 409 `stale_ply` carries the current `ply`.",
     )
     def post(self, request: Request, table_id: int) -> Response:
-        data = MoveIn(data=request.data)
-        data.is_valid(raise_exception=True)
         outcome = services.move_submit(
-            table_id=table_id, player=request_player(request), **data.validated_data
+            table_id=table_id, player=request_player(request), **move_in(request.data)
         )
         # Built by hand (same shape as MoveResultOut): this is the hot path of the service.
         move, table = outcome.move, outcome.table

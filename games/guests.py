@@ -28,9 +28,9 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from rest_framework.throttling import SimpleRateThrottle
 
 from common.errors import Forbidden
+from common.throttles import CountingThrottle
 
 from .models import Player, Table
 
@@ -137,7 +137,7 @@ def _outside_bot(player: Player) -> bool:
     return Player.objects.filter(pk=player.pk, is_bot=True, bot_level="").exists()
 
 
-class GuestCreationThrottle(SimpleRateThrottle):
+class GuestCreationThrottle(CountingThrottle):
     """Guest accounts made per client address (``GUEST_RATE``), counted in the project's cache.
 
     Works on a plain Django request too (the page ``play_bot`` uses it): DRF's ``get_ident``

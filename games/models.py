@@ -110,7 +110,8 @@ class Table(models.Model):
     players = models.PositiveSmallIntegerField(help_text="number of seats, 2 to 4")
     ply_limit = models.PositiveIntegerField(default=1000)
     rated = models.BooleanField(default=True)
-    status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN, db_index=True)
+    # No index of its own: table_status_id_idx and table_status_finished_idx lead with it.
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN)
     created_by = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="created_tables")
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
@@ -266,7 +267,9 @@ class Move(models.Model):
         RESIGN = "resign", pgettext_lazy("kind of action at a table", "resignation")
         TIMEOUT = "timeout", pgettext_lazy("kind of action at a table", "timeout")
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="moves")
+    # No index of its own: move_seq_unique (table, seq) leads with it, and each index is one more
+    # write on every move.
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="moves", db_index=False)
     seq = models.PositiveIntegerField()
     ply = models.PositiveIntegerField(null=True, blank=True)
     seat = models.PositiveSmallIntegerField()

@@ -7,11 +7,11 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from common.errors import NotFound
 from common.schema import ERROR
+from common.throttles import ScopedThrottle
 
 from .models import Table
 from .review import table_review
@@ -37,7 +37,7 @@ class TableReviewApi(APIView):
     """The table's actions in order, each with its effects in words, for reviewing a game (the
     same readers as the table itself)."""
 
-    throttle_classes = [ScopedRateThrottle]
+    throttle_classes = [ScopedThrottle]
     throttle_scope = "watch"
 
     @extend_schema(

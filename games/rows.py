@@ -9,6 +9,7 @@ work on PostgreSQL and SQLite alike. Everything else uses the ORM.
 
 from __future__ import annotations
 
+import functools
 import json
 from datetime import UTC
 from typing import Any
@@ -68,7 +69,9 @@ def _column(model: type[Model], name: str) -> str:
     return _qn(model._meta.get_field(name).column)  # type: ignore[union-attr]
 
 
-def _lock_sql() -> str:
+@functools.cache
+def _lock_sql(vendor: str) -> str:
+    """The locked read's SQL for the database ``vendor`` (built once per process)."""
     table, seat = Table._meta.db_table, Seat._meta.db_table
     columns = ", ".join(f"t.{_column(Table, f)}" for f in _LOCK_FIELDS)
     sql = (
@@ -86,7 +89,7 @@ def _lock_sql() -> str:
 def lock_table_for_player(table_id: int, player_id: int) -> tuple[Table | None, int | None]:
     """Lock the table row (inside the caller's transaction) and find the player's seat."""
     with connection.cursor() as cursor:
-        cursor.execute(_lock_sql(), [player_id, table_id])
+        cursor.execute(_lock_sql(connection.vendor), [player_id, table_id])
         row = cursor.fetchone()
     if row is None:
         return None, None
@@ -94,20 +97,27 @@ def lock_table_for_player(table_id: int, player_id: int) -> tuple[Table | None, 
     return Table.from_db(connection.alias, _LOCK_FIELDS, values), row[-1]
 
 
+_MOVE_FIELDS = [f for f in Move._meta.concrete_fields if not f.primary_key]
+
+
+@functools.cache
+def _insert_sql(vendor: str) -> str:
+    columns = ", ".join(_qn(f.column) for f in _MOVE_FIELDS)
+    marks = ", ".join(["%s"] * len(_MOVE_FIELDS))
+    return (
+        f"INSERT INTO {_qn(Move._meta.db_table)} ({columns}) VALUES ({marks}) RETURNING {_column(Move, 'id')}"
+    )
+
+
 def insert_move(move: Move) -> Move:
     """INSERT the move row and set its id."""
-    fields = [f for f in Move._meta.concrete_fields if not f.primary_key]
+    fields = _MOVE_FIELDS
     for f in fields:
         if getattr(f, "auto_now_add", False):
             setattr(move, f.attname, f.pre_save(move, add=True))
-    columns = ", ".join(_qn(f.column) for f in fields)
-    marks = ", ".join(["%s"] * len(fields))
     params = [f.get_db_prep_save(getattr(move, f.attname), connection) for f in fields]
-    sql = (
-        f"INSERT INTO {_qn(Move._meta.db_table)} ({columns}) VALUES ({marks}) RETURNING {_column(Move, 'id')}"
-    )
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+        cursor.execute(_insert_sql(connection.vendor), params)
         move.pk = cursor.fetchone()[0]
     move._state.adding = False
     move._state.db = connection.alias
@@ -116,14 +126,17 @@ def insert_move(move: Move) -> Move:
 
 def update_fields(instance: Model, names: list[str]) -> None:
     """UPDATE the named fields of ``instance``'s row."""
-    opts = type(instance)._meta
-    fields = [opts.get_field(name) for name in names]
-    assignments = ", ".join(f"{_qn(f.column)} = %s" for f in fields)  # type: ignore[union-attr]
-    params: list[Any] = [
-        f.get_db_prep_save(getattr(instance, f.attname), connection)  # type: ignore[union-attr]
-        for f in fields
-    ]
+    sql, fields = _update_sql(type(instance), tuple(names), connection.vendor)
+    params: list[Any] = [f.get_db_prep_save(getattr(instance, f.attname), connection) for f in fields]
     params.append(instance.pk)
-    sql = f"UPDATE {_qn(opts.db_table)} SET {assignments} WHERE {_qn(opts.pk.column)} = %s"  # type: ignore[union-attr]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
+
+
+@functools.lru_cache(maxsize=256)
+def _update_sql(model: type[Model], names: tuple[str, ...], vendor: str) -> tuple[str, list[Any]]:
+    """The UPDATE of these fields of ``model``'s rows by id, and the fields (built once per set)."""
+    opts = model._meta
+    fields: list[Any] = [opts.get_field(name) for name in names]
+    assignments = ", ".join(f"{_qn(f.column)} = %s" for f in fields)
+    return f"UPDATE {_qn(opts.db_table)} SET {assignments} WHERE {_qn(opts.pk.column)} = %s", fields  # type: ignore[union-attr]

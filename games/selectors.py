@@ -81,9 +81,25 @@ def tables_with_open_seats(qs: QuerySet[Table]) -> QuerySet[Table]:
 
 
 def tables_of_player(qs: QuerySet[Table], player_id: int) -> QuerySet[Table]:
-    """The tables where the player has a seat: a plain join (one seat per player and table, so no
-    ``DISTINCT``), which walks ``seat_player_table_idx`` newest table first."""
+    """The tables of ``qs`` where the player has a seat: a plain join (one seat per player and
+    table, so no ``DISTINCT``). Ordered by the table id and cut by a ``LIMIT``, this join lets
+    PostgreSQL walk every newer table of everyone before it meets a player whose games are all
+    old: a page of it is read off :func:`seats_of_player` instead (the API's list, with
+    ``common.pagination.paged_off``; the player page, :func:`player_tables_page`)."""
     return qs.filter(seats__player_id=player_id)
+
+
+def seats_of_player(player_id: int, among: QuerySet[Table] | None = None) -> QuerySet[Seat]:
+    """The player's seats (``seat_player_table_idx``: by player, newest table first); with
+    ``among``, only those at one of its tables. Each seat then checks its own table by primary
+    key in a scalar subquery, which PostgreSQL runs per seat and never turns into a join (an
+    ``EXISTS`` or ``IN`` it would, and walk the tables' index again): the cost grows with the
+    player's own seats at most, never with everyone's tables."""
+    seats = Seat.objects.filter(player_id=player_id)
+    if among is not None and among.query.has_filters():
+        table = among.filter(pk=OuterRef("table_id")).order_by().values("pk")[:1]
+        seats = seats.filter(table_id=Subquery(table))
+    return seats
 
 
 def table_detail(table_id: int) -> Table:
@@ -300,7 +316,7 @@ def player_tables_page(player_id: int, *, before: int | None = None, limit: int 
     ``before``. The ids are read off ``seat_player_table_idx`` first (keyset paging: any page
     costs what the first does); a join ordered by the table id would let PostgreSQL walk every
     newer table of everyone before it reaches a player whose games are all old."""
-    seats = Seat.objects.filter(player_id=player_id)
+    seats = seats_of_player(player_id)
     if before is not None:
         seats = seats.filter(table_id__lt=before)
     ids = list(seats.order_by("-table_id").values_list("table_id", flat=True)[:limit])

@@ -67,11 +67,15 @@ class JoinIn(serializers.Serializer):
     seat = serializers.IntegerField(min_value=1, max_value=4, required=False, allow_null=True)
 
 
+#: The longest move notation accepted.
+MOVE_MAX = 80
+
+
 class MoveIn(serializers.Serializer):
     ply = serializers.IntegerField(
         min_value=0, max_value=DB_INT_MAX, help_text="the table's ply the move answers"
     )
-    move = serializers.CharField(max_length=80, help_text="notation, e.g. g9-e7(*) or a3-b4(b4)")
+    move = serializers.CharField(max_length=MOVE_MAX, help_text="notation, e.g. g9-e7(*) or a3-b4(b4)")
 
 
 class InviteBotIn(serializers.Serializer):

@@ -100,6 +100,8 @@ def on_late_entry_answered(*, invitation: LateEntryNews, **_: Any) -> None:
 
 @receiver(post_save, sender=Notification)
 def on_notification(*, instance: Notification, created: bool, **_: Any) -> None:
+    """A new notification: its recipient's pages (the inbox count). ``accounts.notify`` reads the
+    user with their player, so this reads nothing more (a row saved elsewhere: one query)."""
     if created:
         player = getattr(getattr(instance.user, "player", None), "pk", None)
         if player is not None:

@@ -146,6 +146,20 @@ def test_load_moves(pg_admin: str) -> None:
 
 
 @pytest.mark.postgres
+def test_move_profile(pg_admin: str) -> None:
+    """Every part prints: the SQL of a move (its locked read among them), the figures in-process,
+    the profile's buckets, the cuts and the table list's plans."""
+    out = run(
+        "move_profile", "--database", pg_admin, "--tables", "2", "--moves", "20", "--list-tables", "100",
+        "--old-games", "10",
+    )  # fmt: skip
+    assert "FOR UPDATE OF t" in out and "[service (games.services)] games/rows.py" in out, out[-3000:]
+    for heading in ("== in-process,", "-- buckets (", "-- top 30 by cumulative", "wall time (a stack sample"):
+        assert heading in out, heading
+    assert "all of these together" in out and "EXPLAIN ANALYZE of:" in out and "Execution Time" in out
+
+
+@pytest.mark.postgres
 def test_clock_timeouts(pg_admin: str) -> None:
     redis = RedisServer()
     redis.start()

@@ -147,3 +147,36 @@ def test_dates_on_a_page_follow_the_language(alice: Actor) -> None:
     assert "7 марта 2026" in shown["ru"]
     assert "7 mars 2026" in shown["fr"]
     assert "7 de marzo de 2026" in shown["es"]
+
+
+def test_a_token_reads_its_saved_language_with_the_token_and_follows_a_change(
+    alice: Actor, bob: Actor
+) -> None:
+    """The saved language of a token's player comes with the token (each process caches it): no
+    query of its own on a request; a saved change is followed from the next request."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from common import auth
+
+    auth.forget_tokens()
+    Account.objects.update_or_create(user=alice.player.user, defaults={"language": "fr"})
+    table = started_table([alice, bob], "pacru")
+    url = f"/api/v1/tables/{table.pk}/moves/"
+    alice.post(url, {"ply": 0, "move": "e1-e5"})  # the token is read (and cached) here
+    with CaptureQueriesContext(connection) as queries:
+        fr = alice.post(url, {"ply": 0, "move": "e1-e5"}).json()
+    assert not [q["sql"] for q in queries if "accounts_account" in q["sql"] or "authtoken_token" in q["sql"]]
+    assert (
+        fr["detail"]
+        == alice.post(url, {"ply": 0, "move": "e1-e5"}, HTTP_ACCEPT_LANGUAGE="fr").json()["detail"]
+    )
+    account = Account.objects.get(user=alice.player.user)
+    account.language = "de"
+    account.save()
+    de = alice.post(url, {"ply": 0, "move": "e1-e5"}).json()
+    assert (
+        de["detail"]
+        == alice.post(url, {"ply": 0, "move": "e1-e5"}, HTTP_ACCEPT_LANGUAGE="de").json()["detail"]
+    )
+    assert de["detail"] != fr["detail"]
