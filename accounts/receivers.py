@@ -9,10 +9,9 @@ correspondence) send no "your turn" at once: the idle sweep (``accounts.sweeps``
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.contrib.auth.signals import user_logged_in, user_logged_out
 from django.dispatch import receiver
 from django.urls import reverse
@@ -46,13 +45,6 @@ from .notify import account_of_user, account_zone, notify, recipient, recipient_
 
 def game_name(game: str) -> str:
     return str(GameKind(game).label) if game in GameKind.values else game
-
-
-def _users(people: Iterable[PlayerRef]) -> dict[int, Any]:
-    """The accounts of these players who are people (bots and guests have none), by user id, with
-    their settings (one query)."""
-    ids = {p.user_id for p in people if p.user_id is not None}
-    return get_user_model().objects.select_related("account").in_bulk(ids) if ids else {}
 
 
 def when(at: Any, user_id: int) -> str:
@@ -111,17 +103,16 @@ def on_turn(*, turn: TurnStarted, **_: Any) -> None:
 
 @receiver(game_finished)
 def on_game_finished(*, result: GameResult, players: Mapping[int, PlayerRef], **_: Any) -> None:
-    users = _users(players.values())
-    if not users:
-        return
     names = {p.id: p.name for p in players.values()}
     # The result in words, in each recipient's language (it is kept in the notification).
     outcomes: dict[str, str] = {}
     for s in result.seats:
         me = players.get(s.seat)
-        user = users.get(me.user_id) if me is not None and me.user_id is not None else None
-        if me is None or user is None:
+        # The recipient is read once, for the language here and for notify() (not a second time).
+        to = recipient(user_id=me.user_id, kind="game_over") if me and me.user_id is not None else None
+        if me is None or to is None:
             continue
+        user = to.user
         language = recipient_language(user=user)
         if language not in outcomes:
             with translation.override(language):
@@ -143,6 +134,7 @@ def on_game_finished(*, result: GameResult, players: Mapping[int, PlayerRef], **
                 "rated": result.rated,
             },
             url=reverse("table", args=[result.table_id]),
+            to=to,
         )
 
 
