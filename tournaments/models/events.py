@@ -1,46 +1,19 @@
-"""Leagues (clubs), seasons, tournaments, registrations and rounds.
+"""Events (tournaments): registrations, late-entry invitations, rounds and their tables,
+announcements and the organisers' audit log.
 
-Tournaments depend on games, never the reverse: a round's tables are ordinary
-``games.Table`` rows, linked here by :class:`RoundTable`.
+Tournaments depend on games, never the reverse: a round's tables are ordinary ``games.Table``
+rows, linked here by :class:`RoundTable`.
 """
 
 from __future__ import annotations
 
 from django.db import models
-from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import pgettext_lazy
 
 from games.clocks import TimeControl
 from games.models import GameKind, Player, Table
 
-
-class League(models.Model):
-    """A club: organisers run its events, members take part, everyone can look."""
-
-    name = models.CharField(max_length=80)
-    slug = models.SlugField(max_length=80, unique=True)
-    description = models.TextField(blank=True, default="")
-    organisers = models.ManyToManyField(Player, related_name="organised_leagues", blank=True)
-    members = models.ManyToManyField(Player, related_name="leagues", blank=True)
-    created = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["name"]
-
-    def __str__(self) -> str:
-        return self.name
-
-
-class Season(models.Model):
-    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="seasons")
-    name = models.CharField(max_length=80)
-    starts = models.DateField(null=True, blank=True)
-    ends = models.DateField(null=True, blank=True)
-
-    class Meta:
-        ordering = ["-starts", "name"]
-
-    def __str__(self) -> str:
-        return f"{self.league}: {self.name}"
+from .clubs import EventSeries, League, Season
 
 
 class Tournament(models.Model):
@@ -58,6 +31,17 @@ class Tournament(models.Model):
         REGISTRATION = "registration", pgettext_lazy("event status", "registration open")
         RUNNING = "running", pgettext_lazy("event status", "running")
         FINISHED = "finished", pgettext_lazy("event status", "finished")
+        CANCELLED = "cancelled", pgettext_lazy("event status", "called off")
+
+    class RoundStart(models.TextChoices):
+        ASAP = "asap", pgettext_lazy("round start", "as soon as the last round ends")
+        INTERVAL = "interval", pgettext_lazy("round start", "at a fixed interval")
+        TIMES = "times", pgettext_lazy("round start", "at set times")
+
+    class DeadlineRule(models.TextChoices):
+        SCORE = "score", pgettext_lazy("deadline rule", "scored from the position")
+        DRAW = "draw", pgettext_lazy("deadline rule", "counted as a draw (a shared place)")
+        FORFEIT = "forfeit", pgettext_lazy("deadline rule", "lost by whoever is on move")
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="tournaments")
     season = models.ForeignKey(
@@ -110,9 +94,50 @@ class Tournament(models.Model):
     created = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # The calendar (``tournaments.calendar``).
+    #: When the event starts by itself (null: the organiser starts it by hand).
+    starts_at = models.DateTimeField(null=True, blank=True)
+    #: Fewer players than this at ``starts_at`` (and never fewer than two): the event is called off.
+    min_players = models.PositiveSmallIntegerField(default=2, db_default=2)
+    #: With check-in: it opens this long before ``starts_at``.
+    check_in_minutes = models.PositiveSmallIntegerField(default=30, db_default=30)
+    #: When each round after the first is paired (``RoundStart``).
+    round_start = models.CharField(
+        max_length=8, choices=RoundStart.choices, default=RoundStart.ASAP, db_default="asap"
+    )
+    #: Interval: minutes from one round's start to the next one's.
+    round_interval_minutes = models.PositiveIntegerField(null=True, blank=True)
+    #: Set times: when each round starts (ISO datetimes, UTC), round 1 first.
+    round_times = models.JSONField(null=True, blank=True)
+    #: Correspondence rounds: tables still unfinished this long after the round was paired are
+    #: settled by ``deadline_rule``, once.
+    round_deadline_minutes = models.PositiveIntegerField(null=True, blank=True)
+    deadline_rule = models.CharField(
+        max_length=8, choices=DeadlineRule.choices, default=DeadlineRule.SCORE, db_default="score"
+    )
+    #: Interval and set times: when the next round is due (it waits for the last one to end).
+    next_round_at = models.DateTimeField(null=True, blank=True)
+    #: The recurring event this is an occurrence of, and the occurrence's local date.
+    series = models.ForeignKey(
+        EventSeries, on_delete=models.SET_NULL, null=True, blank=True, related_name="occurrences"
+    )
+    occurrence = models.DateField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created"]
+        constraints = [
+            models.UniqueConstraint(fields=["series", "occurrence"], name="series_occurrence_unique")
+        ]
+        indexes = [
+            models.Index(
+                fields=["starts_at"],
+                condition=models.Q(status__in=["draft", "registration"]),
+                name="event_starts_at_idx",
+            ),
+            models.Index(
+                fields=["next_round_at"], condition=models.Q(status="running"), name="event_next_round_idx"
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -185,10 +210,19 @@ class Round(models.Model):
     byes = models.JSONField(default=list, blank=True)
     started_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    #: Correspondence rounds: when unfinished tables are settled (``Tournament.deadline_rule``).
+    deadline = models.DateTimeField(null=True, blank=True)
+    #: Set once the deadline was applied, so it is applied exactly once.
+    deadline_applied = models.BooleanField(default=False, db_default=False)
 
     class Meta:
         ordering = ["tournament", "number"]
         constraints = [models.UniqueConstraint(fields=["tournament", "number"], name="round_unique")]
+        indexes = [
+            models.Index(
+                fields=["deadline"], condition=models.Q(deadline_applied=False), name="round_deadline_idx"
+            )
+        ]
 
 
 class RoundTable(models.Model):
@@ -229,160 +263,3 @@ class AuditEntry(models.Model):
 
     class Meta:
         ordering = ["-at", "-id"]
-
-
-class Ladder(models.Model):
-    """A league's standing ladder for one game.
-
-    A *rating* ladder is ordered by the players' conservative rating in the game; a *position*
-    ladder keeps its own order, which only its challenges change (see ``tournaments.ladders``).
-    """
-
-    class Kind(models.TextChoices):
-        RATING = "rating", pgettext_lazy("ladder kind", "ordered by rating")
-        POSITION = (
-            "position",
-            pgettext_lazy("ladder kind", "ordered by position: a challenger who wins takes the place"),
-        )
-
-    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="ladders")
-    game = models.CharField(max_length=8, choices=GameKind.choices)
-    seats = models.PositiveSmallIntegerField(default=2, help_text="2: challenges; 3-4: matchmaking queue")
-    name = models.CharField(max_length=80, blank=True, default="")
-    time_control = models.JSONField(default=dict, blank=True)
-    #: How many places above a challenger may be challenged; 0 means the default rule (see services).
-    challenge_places = models.PositiveSmallIntegerField(default=0)
-    challenge_days = models.FloatField(default=3, help_text="an unanswered challenge expires after this")
-    queue_wait_seconds = models.PositiveIntegerField(
-        default=120, help_text="matchmaking: after this wait any table is better than none"
-    )
-    kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.RATING)
-    #: Challenges a player may have open at once (waiting for an answer, or being played).
-    max_open_challenges = models.PositiveSmallIntegerField(default=3)
-    #: After a decline, the same challenger waits this long before challenging that player again.
-    decline_cooldown_hours = models.FloatField(default=24)
-    #: Position ladders: declines allowed per period; past that a challenge must be played or forfeited.
-    max_declines = models.PositiveSmallIntegerField(default=2)
-    decline_period_days = models.FloatField(default=30)
-    created = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        constraints = [models.UniqueConstraint(fields=["league", "game"], name="ladder_per_league_game")]
-
-    def __str__(self) -> str:
-        # Translators: a ladder without a name of its own, e.g. "Riverside Club shacru ladder".
-        return self.name or gettext("%(league)s %(game)s ladder") % {"league": self.league, "game": self.game}
-
-    @property
-    def time_control_text(self) -> str:
-        """The clock in words ("10+5", "untimed", "3 days/move, bank 7 days")."""
-        return TimeControl.from_dict(self.time_control).describe()
-
-
-class LadderMember(models.Model):
-    ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="members")
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ladder_memberships")
-    joined = models.DateTimeField(auto_now_add=True)
-    #: Position ladders: the member's place (1 = top); null on rating ladders.
-    position = models.PositiveIntegerField(null=True, blank=True)
-
-    class Meta:
-        constraints = [models.UniqueConstraint(fields=["ladder", "player"], name="ladder_member_unique")]
-
-
-class Challenge(models.Model):
-    class Status(models.TextChoices):
-        PENDING = "pending", pgettext_lazy("challenge status", "pending")
-        ACCEPTED = "accepted", pgettext_lazy("challenge status", "accepted")
-        DECLINED = "declined", pgettext_lazy("challenge status", "declined")
-        CANCELLED = "cancelled", pgettext_lazy("challenge status", "cancelled")
-        EXPIRED = "expired", pgettext_lazy("challenge status", "expired")
-
-    ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="challenges")
-    challenger = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="challenges_made")
-    challenged = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="challenges_received")
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING, db_index=True)
-    created = models.DateTimeField(auto_now_add=True)
-    expires_at = models.DateTimeField()
-    answered_at = models.DateTimeField(null=True, blank=True)
-    table = models.OneToOneField(
-        Table, on_delete=models.SET_NULL, null=True, blank=True, related_name="challenge"
-    )
-
-    class Outcome(models.TextChoices):
-        CHALLENGER = "challenger", pgettext_lazy("challenge outcome", "the challenger won")
-        CHALLENGED = "challenged", pgettext_lazy("challenge outcome", "the challenged player won")
-        DRAW = "draw", pgettext_lazy("challenge outcome", "drawn")
-        FORFEIT = "forfeit", pgettext_lazy("challenge outcome", "not answered in time: a forfeit")
-
-    #: How the challenge ended (empty while it is open).
-    outcome = models.CharField(max_length=10, choices=Outcome.choices, blank=True, default="")
-
-    class Meta:
-        ordering = ["-created"]
-
-
-class QueueEntry(models.Model):
-    """A player waiting for a 3–4 player ladder table."""
-
-    ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="queue")
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="queue_entries")
-    joined = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["joined"]
-        constraints = [models.UniqueConstraint(fields=["ladder", "player"], name="queue_entry_unique")]
-
-
-class QueueTable(models.Model):
-    """A table the matchmaking queue of a ladder formed (so the ladder's history and the table page
-    know where it came from)."""
-
-    ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="queue_tables")
-    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="queue_table")
-
-
-class OrganiserRole(models.Model):
-    """The organiser role, granted by staff (admin, ``manage.py organiser``): it lets a player create
-    leagues and start bot matches (``tournaments.organising.roles``). Running a league's events needs
-    being one of that league's ``organisers``, as before."""
-
-    player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="organiser_role")
-    granted_by = models.ForeignKey(
-        Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="organiser_roles_granted"
-    )
-    granted_at = models.DateTimeField(auto_now_add=True)
-    #: Bot-match tables this organiser may start in any 24 hours.
-    bot_tables_per_day = models.PositiveIntegerField(default=200)
-
-    def __str__(self) -> str:
-        return f"organiser {self.player}"
-
-
-class OrganiserRequest(models.Model):
-    """A player asks to become an organiser; staff grant or refuse it."""
-
-    class Status(models.TextChoices):
-        PENDING = "pending", pgettext_lazy("organiser request status", "pending")
-        GRANTED = "granted", pgettext_lazy("organiser request status", "granted")
-        REFUSED = "refused", pgettext_lazy("organiser request status", "refused")
-
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="organiser_requests")
-    message = models.TextField(max_length=1000, blank=True, default="")
-    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
-    created = models.DateTimeField(auto_now_add=True)
-    decided_by = models.ForeignKey(
-        Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="organiser_requests_decided"
-    )
-    decided_at = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        ordering = ["-created"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["player"], condition=models.Q(status="pending"), name="one_pending_organiser_request"
-            )
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.player} asks to organise ({self.status})"

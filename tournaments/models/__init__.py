@@ -1,0 +1,38 @@
+"""Leagues (clubs) and their calendar, events, ladders and organiser roles: one module each,
+all importable from here (``from tournaments.models import Tournament``)."""
+
+from .clubs import CalendarFeed, Division, EventSeries, League, Season, SeasonEntry
+from .events import (
+    Announcement,
+    AuditEntry,
+    LateEntryInvitation,
+    Registration,
+    Round,
+    RoundTable,
+    Tournament,
+)
+from .ladders import Challenge, Ladder, LadderMember, QueueEntry, QueueTable
+from .roles import OrganiserRequest, OrganiserRole
+
+__all__ = [
+    "Announcement",
+    "AuditEntry",
+    "CalendarFeed",
+    "Challenge",
+    "Division",
+    "EventSeries",
+    "Ladder",
+    "LadderMember",
+    "LateEntryInvitation",
+    "League",
+    "OrganiserRequest",
+    "OrganiserRole",
+    "QueueEntry",
+    "QueueTable",
+    "Registration",
+    "Round",
+    "RoundTable",
+    "Season",
+    "SeasonEntry",
+    "Tournament",
+]
