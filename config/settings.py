@@ -388,7 +388,11 @@ LOCAL_SWEEPS = [
     "games.retention.local_archive",
     "games.services.abandoned.local_end_abandoned",
     "common.metrics.local_compaction",
+    "tournaments.calendar.tick.local_tick",
 ]
+#: How often the calendar's tick runs (events starting by themselves, round times and deadlines,
+#: recurring events): a scheduled event is paired within this of its start (and the 30 s promised).
+CALENDAR_TICK_SECONDS = float(os.environ.get("CALENDAR_TICK_SECONDS", "10"))
 
 # Retention (common.retention, accounts.sweeps, games.retention): see docs/operators/backups.md.
 #: Read notifications are deleted this many days after they were read; unread ones this many
@@ -507,6 +511,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": games_tasks.BOT_SWEEP,
         "schedule": BOT_SWEEP_SECONDS,
         "options": {"expires": BOT_SWEEP_SECONDS * 5},
+    },
+    "calendar-tick": {
+        "task": tournaments_tasks.CALENDAR_TICK,
+        "schedule": CALENDAR_TICK_SECONDS,
+        "options": {"expires": CALENDAR_TICK_SECONDS * 3},
     },
     "ladder-housekeeping": {
         "task": tournaments_tasks.LADDER_HOUSEKEEPING,

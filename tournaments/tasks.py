@@ -9,6 +9,7 @@ from celery import shared_task
 from games.results import GameResult
 
 from . import finished, task_names
+from .calendar.tick import tick
 
 
 @shared_task(name=task_names.TABLE_FINISHED, acks_late=True)
@@ -24,3 +25,11 @@ def ladder_housekeeping() -> dict[str, int]:
     """Periodic: expire unanswered challenges, form tables from the matchmaking queues, and record
     finished tables whose own task was lost (the broker was down)."""
     return finished.housekeeping()
+
+
+@shared_task(name=task_names.CALENDAR_TICK, acks_late=True)
+def calendar_tick() -> dict[str, int]:
+    """Periodic: open registrations, start (or call off) scheduled events, pair rounds due at
+    their time, settle round deadlines, create recurring events' next occurrences, and send the
+    calendar's reminders (``tournaments.calendar.tick``)."""
+    return tick()

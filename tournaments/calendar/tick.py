@@ -1,0 +1,47 @@
+"""The calendar's periodic work, in one tick: Celery beat sends it every
+``CALENDAR_TICK_SECONDS`` (``tournaments.tasks.calendar_tick``, queue ``slow``), and the
+in-process sweeper of ``scripts/run`` calls :func:`local_tick` (``LOCAL_SWEEPS``).
+
+Each part is idempotent and takes its rows under their own row locks, so two ticks at once (a
+beat restarted, a task redelivered) do each thing once. ``now`` is injected by tests."""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+
+from django.conf import settings
+from django.utils import timezone
+
+from common.retention import every
+
+from ..seasons import sweep as seasons
+from . import recurring, rounds, starts
+
+log = logging.getLogger(__name__)
+
+PARTS = {
+    "recurring": recurring.sweep,
+    "starts": starts.sweep,
+    "rounds": rounds.sweep,
+    "seasons": seasons.sweep,
+}
+
+
+def tick(*, now: datetime | None = None) -> dict[str, int]:
+    """Run every part once; a part that fails is logged and the others still run."""
+    moment = now or timezone.now()
+    done: dict[str, int] = {}
+    for name, part in PARTS.items():
+        try:
+            for what, count in part(now=moment).items():
+                done[f"{name}.{what}"] = count
+        except Exception:
+            log.exception("calendar tick: %s failed", name)
+    return done
+
+
+@every(settings.CALENDAR_TICK_SECONDS)
+def local_tick() -> dict[str, int]:
+    """The in-process sweeper's calendar (``LOCAL_SWEEPS``)."""
+    return tick()

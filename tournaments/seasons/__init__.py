@@ -1,0 +1,1 @@
+"""Seasons that are competitions: divisions with promotion and relegation, and points series."""
