@@ -390,8 +390,7 @@ LOCAL_SWEEPS = [
     "common.metrics.local_compaction",
     "tournaments.calendar.tick.local_tick",
 ]
-#: How often the calendar's tick runs (events starting by themselves, round times and deadlines,
-#: recurring events): a scheduled event is paired within this of its start (and the 30 s promised).
+#: How often the calendar ticks (tournaments.calendar.tick): a scheduled event is paired within this.
 CALENDAR_TICK_SECONDS = float(os.environ.get("CALENDAR_TICK_SECONDS", "10"))
 
 # Retention (common.retention, accounts.sweeps, games.retention): see docs/operators/backups.md.
@@ -512,11 +511,7 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": BOT_SWEEP_SECONDS,
         "options": {"expires": BOT_SWEEP_SECONDS * 5},
     },
-    "calendar-tick": {
-        "task": tournaments_tasks.CALENDAR_TICK,
-        "schedule": CALENDAR_TICK_SECONDS,
-        "options": {"expires": CALENDAR_TICK_SECONDS * 3},
-    },
+    "calendar-tick": {"task": tournaments_tasks.CALENDAR_TICK, "schedule": CALENDAR_TICK_SECONDS},
     "ladder-housekeeping": {
         "task": tournaments_tasks.LADDER_HOUSEKEEPING,
         "schedule": 10.0,
