@@ -48,7 +48,14 @@ KINDS: dict[str, Kind] = {
         ),
         Kind("round", gettext_lazy("Your event's round is paired, or you got a bye"), "immediate"),
         Kind("queue_table", gettext_lazy("A ladder's matchmaking queue found you a table"), "immediate"),
-        Kind("event", gettext_lazy("An event you entered starts or finishes"), "immediate"),
+        Kind(
+            "event",
+            gettext_lazy(
+                "An event you entered starts soon, opens check-in, starts, is postponed or called off, "
+                "or finishes"
+            ),
+            "immediate",
+        ),
         Kind("entered", gettext_lazy("An organiser entered you into an event"), "immediate"),
         Kind(
             "late_entry",
@@ -56,6 +63,11 @@ KINDS: dict[str, Kind] = {
                 "Late entries: invitations to join an event under way, and the answers to the "
                 "invitations you sent"
             ),
+            "immediate",
+        ),
+        Kind(
+            "season",
+            gettext_lazy("A season you play starts (your division), or ends (where you go next season)"),
             "immediate",
         ),
         Kind("game_over", gettext_lazy("A game of yours ended (result and rating change)"), "off"),
@@ -152,6 +164,70 @@ def _late_entry(p: dict[str, Any]) -> str:
     return _("%(by)s invites you to enter %(event)s late, from round %(round)s") % args
 
 
+#: The "event" kind's states sent by the calendar (``tournaments.calendar.starts``).
+CALENDAR_STATES = ("starts_soon", "check_in_open", "postponed", "called_off")
+
+
+def _calendar_event(p: dict[str, Any]) -> str:
+    args = {"event": p["event"], "when": moment(p, "starts")}
+    if p["state"] == "starts_soon":
+        return _("%(event)s starts within the hour, at %(when)s") % args
+    if p["state"] == "check_in_open":
+        return _("Check-in for %(event)s is open: check in before it starts at %(when)s") % args
+    if p["state"] == "postponed":
+        return _("%(event)s has a new start time: %(when)s") % args
+    return _("%(event)s is called off") % args
+
+
+def _called_off_detail(p: dict[str, Any]) -> str:
+    """Why the event was called off: too few players at the start, or the reason given."""
+    if p.get("needed"):
+        came = p.get("came", 0)
+        return ngettext(
+            "Only %(came)d player was there at the start time, and it needed at least %(needed)d.",
+            "Only %(came)d players were there at the start time, and it needed at least %(needed)d.",
+            came,
+        ) % {"came": came, "needed": p["needed"]}
+    if p.get("reason"):
+        return _("Why: %(reason)s") % {"reason": p["reason"]}
+    return ""
+
+
+def _round_deadline(p: dict[str, Any]) -> str:
+    """A correspondence round's deadline, and (24 hours before it) what happens to a game unfinished then."""
+    finish = _("Finish your game by %(when)s.") % {"when": moment(p, "deadline")}
+    if not p.get("deadline_near"):
+        return finish
+    if p.get("rule") == "draw":
+        then = _("A game still unfinished then counts as a draw: everyone still in shares the place.")
+    elif p.get("rule") == "forfeit":
+        then = _("A game still unfinished then is lost by whoever is on move.")
+    else:
+        then = _("A game still unfinished then is scored from the position.")
+    return f"{finish} {then}"
+
+
+def _season(p: dict[str, Any]) -> str:
+    """A season started (the player's division) or finished (their place and where they go)."""
+    args = {"season": p["season"], "division": p.get("division", ""), "to": p.get("to_level", "")}
+    if p["state"] == "started":
+        if p.get("division"):
+            return _("%(season)s has started: you play in %(division)s") % args
+        return _("%(season)s has started") % args
+    if p.get("place") and p.get("division"):
+        args["place"] = ordinal(p["place"])
+        if p.get("movement") == "up":
+            return _("%(season)s: %(place)s in %(division)s, you go up to division %(to)s") % args
+        if p.get("movement") == "down" and p.get("to_level"):
+            return _("%(season)s: %(place)s in %(division)s, you go down to division %(to)s") % args
+        if p.get("movement") == "down":
+            return _("%(season)s: %(place)s in %(division)s, you are not in the league's next season") % args
+        return _("%(season)s: %(place)s in %(division)s, you stay in division %(to)s") % args
+    if p.get("place"):
+        return _("%(season)s has finished: you placed %(place)s") % {**args, "place": ordinal(p["place"])}
+    return _("%(season)s has finished") % args
+
+
 def title(kind: str, p: dict[str, Any]) -> str:
     """The notification in one line, as the inbox lists it and a mail's subject says it."""
     if kind == "your_turn":
@@ -170,6 +246,8 @@ def title(kind: str, p: dict[str, Any]) -> str:
         return _("Your table in %(ladder)s is ready") % {"ladder": p["ladder"]}
     if kind == "round":
         args = {"event": p["event"], "round": p["round"]}
+        if p.get("deadline_near"):
+            return _("%(event)s: 24 h left before the deadline of round %(round)s") % args
         if p.get("bye"):
             return _("%(event)s: round %(round)s is paired and you have a bye") % args
         return _("%(event)s: round %(round)s is paired, you play %(opponents)s") % {
@@ -177,6 +255,8 @@ def title(kind: str, p: dict[str, Any]) -> str:
             "opponents": _names(p["opponents"]),
         }
     if kind == "event":
+        if p["state"] in CALENDAR_STATES:
+            return _calendar_event(p)
         if p["state"] == "started":
             return _("%(event)s has started") % {"event": p["event"]}
         if p["state"] == "reopened":
@@ -196,6 +276,8 @@ def title(kind: str, p: dict[str, Any]) -> str:
         return _("%(by)s entered you into %(event)s") % {"by": p["by"], "event": p["event"]}
     if kind == "late_entry":
         return _late_entry(p)
+    if kind == "season":
+        return _season(p)
     if kind == "game_over":
         return _("Your %(game)s game against %(opponents)s ended: %(outcome)s") % {
             "game": p["game"],
@@ -222,8 +304,12 @@ def detail(kind: str, p: dict[str, Any], extra: dict[str, Any] | None = None) ->
             "opponents": _names(p["opponents"]),
             "table": p["table"],
         }
+    if kind == "round" and (p.get("deadline_at") or p.get("deadline")):
+        return _round_deadline(p)
     if kind == "round" and (p.get("starts_at") or p.get("starts")):
         return _("The round starts %(when)s.") % {"when": moment(p, "starts")}
+    if kind == "event" and p.get("state") == "called_off":
+        return _called_off_detail(p)
     if kind == "late_entry" and p.get("status") == "pending":
         if p.get("missed") == "half":
             return _(

@@ -25,6 +25,7 @@ from common.errors import ServiceError
 from common.redirects import redirect_next
 from common.throttles import client_address
 from games import services as games
+from tournaments.calendar import feeds as calendar_feeds
 
 from . import forms, kinds, notify, services, sessions
 from .middleware import remember_language, remember_zone
@@ -66,6 +67,9 @@ def settings_account(request: HttpRequest) -> HttpResponse:
                 return redirect("settings-account")
             context[key] = form  # shown again with its errors
     context["now"] = timezone.localtime()
+    # The private calendar feed's address, created the first time (tournaments.calendar.feeds).
+    feed = calendar_feeds.feed_for(player=user.player)
+    context["calendar_feed_url"] = notify.site_url(reverse("calendar-feed", args=[feed.secret]))
     return render(request, "accounts/settings_account.html", context)
 
 

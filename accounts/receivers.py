@@ -24,18 +24,22 @@ from games.results import GameResult
 from games.wording import describe
 from tournaments.events import (
     ChallengeNews,
+    DeadlineNear,
     Entry,
     EventNews,
     LateEntryNews,
     QueueTableFormed,
     RoundPaired,
+    SeasonNews,
     challenge_changed,
     entered,
     event_changed,
     late_entry_answered,
     late_entry_invited,
     queue_table_formed,
+    round_deadline_near,
     round_paired,
+    season_changed,
 )
 
 from . import sessions
@@ -215,6 +219,12 @@ def on_round(*, paired: RoundPaired, **_: Any) -> None:
         for me in table.players:
             if me.user_id is None:
                 continue
+            deadline = {}
+            if paired.deadline is not None:  # a correspondence round: finish by then
+                deadline = {
+                    "deadline": when(paired.deadline, me.user_id),
+                    "deadline_at": paired.deadline.isoformat(),
+                }
             notify(
                 user_id=me.user_id,
                 kind="round",
@@ -223,6 +233,7 @@ def on_round(*, paired: RoundPaired, **_: Any) -> None:
                     **base,
                     "table": table.table_id,
                     "opponents": [o.name for o in table.players if o != me],
+                    **deadline,
                 },
                 url=reverse("table", args=[table.table_id]),
             )
@@ -234,6 +245,30 @@ def on_round(*, paired: RoundPaired, **_: Any) -> None:
                 key=key,
                 params={**base, "bye": True},
                 url=reverse("tournament", args=[paired.tournament_id]),
+            )
+
+
+@receiver(round_deadline_near)
+def on_deadline_near(*, near: DeadlineNear, **_: Any) -> None:
+    """24 hours before a round's deadline, each player still at an unfinished table is told once."""
+    base = {
+        "event": near.event,
+        "round": near.number,
+        "tournament": near.tournament_id,
+        "deadline_near": True,
+        "rule": near.rule,
+        "deadline_at": near.deadline.isoformat(),
+    }
+    for table in near.tables:
+        for me in table.players:
+            if me.user_id is None:
+                continue
+            notify(
+                user_id=me.user_id,
+                kind="round",
+                key=f"round-deadline:{near.round_id}",
+                params={**base, "table": table.table_id, "deadline": when(near.deadline, me.user_id)},
+                url=reverse("table", args=[table.table_id]),
             )
 
 
@@ -259,6 +294,10 @@ def on_queue_table(*, formed: QueueTableFormed, **_: Any) -> None:
         )
 
 
+#: The calendar's states told once per start time (``EventNews.starts_at``).
+TIMED_STATES = ("starts_soon", "check_in_open", "postponed")
+
+
 @receiver(event_changed)
 def on_event(*, event: EventNews, **_: Any) -> None:
     for me in event.entrants:
@@ -271,13 +310,48 @@ def on_event(*, event: EventNews, **_: Any) -> None:
         }
         if me.id in event.places:
             params.update(place=event.places[me.id], of=len(event.entrants))
+        # An event reopened by a corrected result finishes again: a new notification each time.
+        key = f"event:{event.tournament_id}:{event.state}" + (f":{event.again}" if event.again else "")
+        if event.starts_at is not None:
+            params.update(starts=when(event.starts_at, me.user_id), starts_at=event.starts_at.isoformat())
+            if event.state in TIMED_STATES:  # a postponed event reminds (and opens check-in) again
+                key += f":{int(event.starts_at.timestamp())}"
+        if event.state == "called_off":
+            params.update(reason=event.reason, came=event.came, needed=event.needed)
         notify(
             user_id=me.user_id,
             kind="event",
-            # An event reopened by a corrected result finishes again: a new notification each time.
-            key=f"event:{event.tournament_id}:{event.state}" + (f":{event.again}" if event.again else ""),
+            key=key,
             params=params,
             url=reverse("tournament", args=[event.tournament_id]),
+        )
+
+
+@receiver(season_changed)
+def on_season(*, season: SeasonNews, **_: Any) -> None:
+    """Each player of a season is told their division when it starts, and when it finishes their
+    place and where it takes them ("you go up to division 1")."""
+    for move in season.players:
+        if move.player.user_id is None:
+            continue
+        params: dict[str, Any] = {
+            "season": season.season,
+            "season_id": season.season_id,
+            "league": season.league,
+            "state": season.state,
+            "division": move.division,
+            "level": move.level,
+        }
+        if season.state == "finished":
+            params.update(place=move.place, movement=move.movement, to_level=move.to_level)
+            if season.next_season_id:
+                params["next_season"] = season.next_season_id
+        notify(
+            user_id=move.player.user_id,
+            kind="season",
+            key=f"season:{season.season_id}:{season.state}",
+            params=params,
+            url=reverse("season", args=[season.league, season.season_id]),
         )
 
 

@@ -56,6 +56,8 @@ urlpatterns = [
     path("", include("tournaments.competitions.urls")),
     path("", include("tournaments.ladders.urls")),
     path("", include("tournaments.organising.urls")),
+    path("", include("tournaments.calendar.urls")),
+    path("", include("tournaments.seasons.urls")),
     path("", include("web.rules_urls")),
     path("", include("web.walkthrough_urls")),
     path("", include("accounts.page_urls")),

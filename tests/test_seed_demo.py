@@ -6,21 +6,44 @@ from __future__ import annotations
 import pytest
 from django.core.management import call_command
 from django.test import Client
+from django.utils.dateparse import parse_datetime as parse
 
 from games.models import Player
-from tournaments.models import Challenge, Ladder, League, QueueEntry, Tournament
+from tournaments.models import Challenge, EventSeries, Ladder, League, QueueEntry, Season, Tournament
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_the_demo_has_events_in_every_state_and_every_page_of_them_answers() -> None:
     call_command("seed_demo", verbosity=0)
-    states = dict(Tournament.objects.values_list("name", "status"))
+    states = dict(Tournament.objects.filter(series=None).values_list("name", "status"))
     assert states == {
         "Demo Club Swiss": "registration",
         "Demo Club Round Robin": "running",
         "Demo Club Cup": "finished",
+        "Summer season: Division 1": "finished",
+        "Summer season: Division 2": "finished",
+        "Autumn season: Division 1": "running",
+        "Autumn season: Division 2": "running",
     }
+    # The seasons: Summer played and closed, Autumn (which it opened) running, round 1 played.
+    summer, autumn = Season.objects.order_by("pk")
+    assert (summer.name, summer.status, autumn.name, autumn.status) == (
+        "Summer season",
+        "finished",
+        "Autumn season",
+        "running",
+    )
+    assert autumn.previous_id == summer.pk
+    assert [d.entries.count() for d in autumn.divisions.order_by("level")] == [4, 4]
+    assert {e.movement for e in summer.entries.all()} >= {"up", "down"}
+    for division in autumn.tournaments.all():  # round 2 waits for its time, four days from now
+        assert (division.current_round, division.next_round_at) == (1, parse(autumn.round_times[1]))
+        assert division.round_set.get(number=1).tables.filter(table__status="finished").count() == 2
+    # The recurring event: one occurrence created, open, two players registered.
+    series = EventSeries.objects.get(name="Friday Blitz Swiss")
+    (occurrence,) = series.occurrences.all()
+    assert occurrence.status == "registration" and occurrence.registrations.count() == 2
     assert Challenge.objects.filter(status="pending", challenged__user__username="alice").exists()
     assert QueueEntry.objects.count() == 1
 
@@ -32,9 +55,30 @@ def test_the_demo_has_events_in_every_state_and_every_page_of_them_answers() -> 
     pages += [f"/ladders/{pk}/" for pk in Ladder.objects.values_list("pk", flat=True)]
     pages += [f"/leagues/{slug}/" for slug in League.objects.values_list("slug", flat=True)]
     pages += [f"/players/{pk}/" for pk in Player.objects.filter(is_bot=False).values_list("pk", flat=True)]
+    pages += [f"/leagues/demo-club/seasons/{pk}/" for pk in Season.objects.values_list("pk", flat=True)]
+    pages += [
+        "/leagues/demo-club/seasons/",
+        "/leagues/demo-club/calendar/",
+        "/leagues/demo-club/calendar.ics",
+    ]
     for client in (visitor, alice):
         for url in pages:
             assert client.get(url).status_code == 200, url
     # Running a second time changes nothing.
     call_command("seed_demo", verbosity=0)
-    assert Tournament.objects.count() == 3
+    assert Tournament.objects.count() == 8
+    assert (Season.objects.count(), EventSeries.objects.count()) == (2, 1)
+
+
+def test_demo_data_from_before_the_calendar_gets_the_recurring_event_and_the_seasons_once() -> None:
+    call_command("seed_demo", verbosity=0)
+    calendar = Tournament.objects.exclude(season=None) | Tournament.objects.exclude(series=None)
+    calendar.delete()
+    Season.objects.all().delete()
+    EventSeries.objects.all().delete()
+
+    call_command("seed_demo", verbosity=0)
+    assert (Season.objects.count(), EventSeries.objects.count(), Tournament.objects.count()) == (2, 1, 8)
+    assert Season.objects.get(name="Autumn season").status == "running"
+    call_command("seed_demo", verbosity=0)
+    assert (Season.objects.count(), EventSeries.objects.count()) == (2, 1)

@@ -6,9 +6,14 @@ its listeners need, so that they read nothing of this app's tables:
 
 * ``challenge_changed``: ``challenge``, a :class:`ChallengeNews` (made: pending; accepted,
   declined, cancelled, expired).
-* ``round_paired``: ``paired``, a :class:`RoundPaired`: a new round with its tables and byes.
+* ``round_paired``: ``paired``, a :class:`RoundPaired`: a new round with its tables and byes
+  (and its deadline, for correspondence rounds).
+* ``round_deadline_near``: ``near``, a :class:`DeadlineNear`: 24 hours are left before a round's
+  deadline, and these tables are unfinished (sent once per round, by the calendar's sweep).
 * ``event_changed``: ``event``, an :class:`EventNews`: started, finished, or reopened (a
-  corrected result gave a finished event more to play).
+  corrected result gave a finished event more to play); and from the calendar: starts_soon (within
+  the hour), check_in_open, postponed (a new start time) or called_off (by the organiser, or at the
+  start time for too few players).
 * ``entered``: ``entry``, an :class:`Entry`: an organiser registered someone else.
 * ``late_entry_invited``: ``invitation``, a :class:`LateEntryNews`: an organiser invites a player
   into a running event; the player is entered only if they accept.
@@ -21,6 +26,8 @@ its listeners need, so that they read nothing of this app's tables:
 * ``result_recorded``: ``recorded``, a :class:`ResultRecorded`: a finished table's result was
   counted by its event round or its ladder challenge (standings, places and rounds may have
   moved on). Sent by the ``game_finished`` task, and again if it runs twice.
+* ``season_changed``: ``season``, a :class:`SeasonNews`: a season started (each player's
+  division) or finished (each player's place and where it takes them next season).
 """
 
 from __future__ import annotations
@@ -60,18 +67,40 @@ class RoundPaired:
     number: int
     tables: tuple[PairedTable, ...]
     byes: tuple[PlayerRef, ...]
+    #: Correspondence rounds: when tables still unfinished are settled (None: no deadline).
+    deadline: datetime | None = None
+
+
+@dataclass(frozen=True)
+class DeadlineNear:
+    """A round's deadline is 24 hours away, and ``tables`` are still unfinished."""
+
+    round_id: int
+    tournament_id: int
+    event: str  # its name
+    number: int
+    deadline: datetime
+    rule: str  # the event's deadline rule: score, draw, forfeit
+    #: Per unfinished table: its id and the players at it (in seat order).
+    tables: tuple[PairedTable, ...]
 
 
 @dataclass(frozen=True)
 class EventNews:
     tournament_id: int
     event: str  # its name
-    state: str  # started, finished, reopened
+    state: str  # started, finished, reopened; starts_soon, check_in_open, postponed, called_off
     #: 0, or after a reopening the round the event reopened or finished at (news once more).
     again: int
     entrants: tuple[PlayerRef, ...]  # everyone entered and not withdrawn
     #: Finished: player id → final place.
     places: Mapping[int, int] = field(default_factory=dict)
+    #: The calendar's states (starts_soon, check_in_open, postponed, called_off): the start time
+    #: (postponed: the new one), and for called_off the reason, how many came and how many were needed.
+    starts_at: datetime | None = None
+    reason: str = ""
+    came: int = 0
+    needed: int = 0
 
 
 @dataclass(frozen=True)
@@ -111,8 +140,32 @@ class ResultRecorded:
     ladder_id: int | None  # the ladder whose challenge or queue seated it
 
 
+@dataclass(frozen=True)
+class SeasonMove:
+    """One player of a season: where they play (started) or how they did and where they go (finished)."""
+
+    player: PlayerRef
+    division: str  # the division's name ("Division 2 A"); "" in a points series
+    level: int  # the division's level (1 = top); 0 in a points series
+    place: int | None = None  # finished: the place in the division (or the series)
+    movement: str = ""  # finished: up, down or stay
+    to_level: int = 0  # finished: the level they start next season at (0: they leave the league's seasons)
+
+
+@dataclass(frozen=True)
+class SeasonNews:
+    season_id: int
+    season: str  # its name
+    league: str  # the league's slug
+    league_name: str
+    state: str  # started, finished
+    players: tuple[SeasonMove, ...]
+    next_season_id: int | None = None  # finished: the season opened next
+
+
 challenge_changed = Event("challenge_changed")
 round_paired = Event("round_paired")
+round_deadline_near = Event("round_deadline_near")
 event_changed = Event("event_changed")
 entered = Event("entered")
 late_entry_invited = Event("late_entry_invited")
@@ -120,3 +173,4 @@ late_entry_answered = Event("late_entry_answered")
 queue_changed = Event("queue_changed")
 queue_table_formed = Event("queue_table_formed")
 result_recorded = Event("result_recorded")
+season_changed = Event("season_changed")

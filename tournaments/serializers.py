@@ -52,6 +52,58 @@ class TournamentIn(serializers.Serializer):
         "average); the pairing's own bye (the odd player out) pays a win",
     )
     open_registration = serializers.BooleanField(default=True)
+    # The calendar: when the event starts by itself, and its round schedule.
+    starts_at = serializers.DateTimeField(
+        required=False,
+        allow_null=True,
+        help_text="ISO 8601 with a zone (e.g. 2026-12-04T18:00:00Z): the event starts by itself then "
+        "(in the future; null or absent: the organiser starts it)",
+    )
+    min_players = serializers.IntegerField(
+        required=False,
+        max_value=DB_INT_MAX,
+        help_text="fewer players than this at starts_at call the event off: 2 (the default) to max_players",
+    )
+    check_in_minutes = serializers.IntegerField(
+        required=False,
+        max_value=DB_INT_MAX,
+        help_text="with check_in: it opens this many minutes before starts_at, 5 to 1440 (default 30)",
+    )
+    round_start = serializers.ChoiceField(
+        choices=Tournament.RoundStart.choices,
+        required=False,
+        help_text="when each round after the first is paired: asap (as the last one ends; the default), "
+        "interval (round_interval_minutes after the last round's start) or times (round_times); a round "
+        "due before the last one ended is paired as soon as it ends",
+    )
+    round_interval_minutes = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        max_value=DB_INT_MAX,
+        help_text="round_start interval: minutes from one round's start to the next's, 1 to 86400",
+    )
+    round_times = serializers.ListField(
+        child=serializers.DateTimeField(),
+        required=False,
+        allow_null=True,
+        max_length=100,
+        help_text="round_start times: when each round is paired (ISO 8601 with a zone), round 1 first, "
+        "strictly increasing, not before starts_at; a Swiss needs one per round",
+    )
+    round_deadline_minutes = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        max_value=DB_INT_MAX,
+        help_text="correspondence rounds: tables unfinished this many minutes after their round was paired "
+        "are settled by deadline_rule, 5 to 86400 (60 days); null: no deadline",
+    )
+    deadline_rule = serializers.ChoiceField(
+        choices=Tournament.DeadlineRule.values,  # plain values: one enum with the seasons API's
+        required=False,
+        help_text="what settles a table unfinished at the deadline: score (the default: the places the "
+        "engine's scores give from the position), draw (everyone still in shares the place) or forfeit "
+        "(whoever is on move is last of those still in, the others share the place above)",
+    )
 
 
 class PlayerRef(serializers.Serializer):
@@ -180,6 +232,34 @@ class TournamentOut(serializers.Serializer):
     status = serializers.CharField(help_text=_statuses(Tournament.Status.choices))
     current_round = serializers.IntegerField(help_text="0 before the start")
     registered = serializers.IntegerField(help_text="players registered and not withdrawn")
+    starts_at = serializers.DateTimeField(
+        allow_null=True, help_text="when the event starts by itself; null: the organiser starts it"
+    )
+    min_players = serializers.IntegerField(help_text="fewer at starts_at call the event off")
+    check_in_minutes = serializers.IntegerField(
+        help_text="with check_in: it opens this long before starts_at"
+    )
+    round_start = serializers.ChoiceField(
+        choices=Tournament.RoundStart.choices, help_text="when each round after the first is paired"
+    )
+    round_interval_minutes = serializers.IntegerField(
+        allow_null=True, help_text="round_start interval: minutes from one round's start to the next's"
+    )
+    round_times = serializers.ListField(
+        child=serializers.DateTimeField(),
+        allow_null=True,
+        help_text="round_start times: when each round is paired (UTC), round 1 first",
+    )
+    round_deadline_minutes = serializers.IntegerField(
+        allow_null=True, help_text="minutes after its pairing a round's unfinished tables are settled"
+    )
+    deadline_rule = serializers.ChoiceField(
+        choices=Tournament.DeadlineRule.values,  # plain values: one enum with the seasons API's
+        help_text="how a table unfinished at the deadline is settled: score, draw or forfeit",
+    )
+    next_round_at = serializers.DateTimeField(
+        allow_null=True, help_text="when the next round is due (interval and times; it waits for this one)"
+    )
 
 
 class LeagueDetailOut(LeagueOut):
@@ -210,6 +290,10 @@ class RoundOut(serializers.Serializer):
     status = serializers.CharField(help_text=_statuses(Round.Status.choices))
     byes = serializers.ListField(child=serializers.IntegerField(), help_text="ids of the players with a bye")
     tables = RoundTableOut(many=True)
+    deadline = serializers.DateTimeField(
+        allow_null=True, help_text="correspondence rounds: when unfinished tables are settled; null: none"
+    )
+    deadline_applied = serializers.BooleanField(help_text="the deadline passed and was applied")
 
 
 class RegistrationOut(serializers.Serializer):

@@ -3,6 +3,9 @@ from django.urls import path
 from common.validation import register_id_converter
 
 from . import apis
+from .calendar import apis as calendar_apis
+from .calendar import series_apis
+from .seasons import apis as season_apis
 
 register_id_converter()
 
@@ -19,6 +22,9 @@ urlpatterns = [
     path("tournaments/<id:tournament_id>/check-in/", apis.CheckInApi.as_view()),
     path("tournaments/<id:tournament_id>/withdraw/", apis.WithdrawApi.as_view()),
     path("tournaments/<id:tournament_id>/start/", apis.StartApi.as_view()),
+    # Scheduled starts (tournaments.calendar.apis).
+    path("tournaments/<id:tournament_id>/postpone/", calendar_apis.PostponeApi.as_view()),
+    path("tournaments/<id:tournament_id>/call-off/", calendar_apis.CallOffApi.as_view()),
     path("tournaments/<id:tournament_id>/rounds/next/", apis.NextRoundApi.as_view()),
     path("tournaments/<id:tournament_id>/rounds/repair/", apis.RepairApi.as_view()),
     path("tournaments/<id:tournament_id>/bye/", apis.ByeApi.as_view()),
@@ -35,10 +41,22 @@ urlpatterns = [
         apis.OrganiserRequestActionApi.as_view(),
         name="api-organiser-request",
     ),
+    path("leagues/<slug:slug>/seasons/", season_apis.LeagueSeasonsApi.as_view(), name="api-league-seasons"),
+    path("seasons/<id:season_id>/", season_apis.SeasonDetailApi.as_view(), name="api-season"),
+    path("seasons/<id:season_id>/series/", season_apis.SeriesTableApi.as_view(), name="api-season-series"),
+    path("seasons/<id:season_id>/register/", season_apis.RegisterApi.as_view()),
+    path("seasons/<id:season_id>/withdraw/", season_apis.WithdrawApi.as_view()),
+    path("seasons/<id:season_id>/unavailable/", season_apis.UnavailableApi.as_view()),
+    path("seasons/<id:season_id>/start/", season_apis.StartApi.as_view()),
+    path("seasons/<id:season_id>/close/", season_apis.CloseApi.as_view()),
     path("ladders/", apis.LadderListApi.as_view(), name="api-ladders"),
     path("ladders/<id:ladder_id>/", apis.LadderDetailApi.as_view(), name="api-ladder"),
     path("ladders/<id:ladder_id>/<str:action>/", apis.LadderActionApi.as_view(), name="api-ladder-action"),
     path(
         "challenges/<id:challenge_id>/<str:action>/", apis.ChallengeActionApi.as_view(), name="api-challenge"
     ),
+    # Recurring events (tournaments.calendar.series_apis).
+    path("leagues/<slug:slug>/series/", series_apis.LeagueSeriesApi.as_view(), name="api-league-series"),
+    path("series/<id:series_id>/", series_apis.SeriesDetailApi.as_view(), name="api-series"),
+    path("series/<id:series_id>/skip/", series_apis.SeriesSkipApi.as_view(), name="api-series-skip"),
 ]

@@ -10,11 +10,12 @@ bar's agree.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
 from django.db.models import F, Prefetch, Q
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
@@ -27,6 +28,8 @@ from games.services.abandoned import ABANDONED
 from games.wording import SEAT_ENDINGS, ResultText, describe_tables, names_list, ordinal
 from ratings.display import text as rating_text
 from ratings.models import Rating
+from tournaments.calendar import agenda
+from tournaments.calendar import feeds as calendar_feeds
 from tournaments.competitions import selectors as event_reads
 from tournaments.ladders import selectors as ladder_reads
 from tournaments.models import Challenge, LadderMember, Registration, Round, RoundTable, Tournament
@@ -183,9 +186,27 @@ class MyEvent:
     your_turn: bool = False
 
 
+def _scheduled_text(t: Tournament, reg: Registration) -> MyEvent:
+    """An event that starts by itself at its time (the reader's zone)."""
+    assert t.starts_at is not None
+    words = {"when": date_format(timezone.localtime(t.starts_at), "DATETIME_FORMAT")}
+    if not t.check_in:
+        return MyEvent(t, _("registration open, starts at %(when)s") % words)
+    if reg.status == Registration.Status.CHECKED_IN:
+        return MyEvent(t, _("registration open, starts at %(when)s — you are checked in") % words)
+    opens = t.starts_at - timedelta(minutes=t.check_in_minutes)
+    words["opens"] = date_format(timezone.localtime(opens), "TIME_FORMAT")
+    return MyEvent(
+        t,
+        _("registration open, starts at %(when)s — check in from %(opens)s, or you are not paired") % words,
+    )
+
+
 def _event_text(
     t: Tournament, reg: Registration, rnd: Round | None, rt: RoundTable | None, me: Player
 ) -> MyEvent:
+    if t.status == Tournament.Status.REGISTRATION and t.starts_at is not None:
+        return _scheduled_text(t, reg)
     if t.status == Tournament.Status.REGISTRATION:
         if not t.check_in:
             return MyEvent(t, _("registration open, starts when the organiser starts it"))
@@ -521,3 +542,45 @@ def display_ratings(game: str, player_ids: list[int]) -> dict[int, str]:
     """Player id → the rating as pages show it ("1620", "1500?" while provisional), one query."""
     rows = Rating.objects.filter(game=game, player_id__in=player_ids).values_list("player_id", "mu", "sigma")
     return {pid: rating_text(mu, sigma) for pid, mu, sigma in rows}
+
+
+# ------------------------------------------------------------------ what's next (the calendar)
+@dataclass
+class NextThing:
+    item: Any  # tournaments.calendar.agenda.Item
+    countdown: str  # "2 days 3 h"
+
+
+@dataclass
+class WhatsNext:
+    event: NextThing | None  # my next event's start
+    season_round: NextThing | None  # my next season round (with my division)
+    deadlines: list[NextThing]  # my next round deadlines and correspondence moves due
+    feed_url: str  # my private calendar feed
+
+
+#: Deadlines "What's next" shows.
+DEADLINES = 3
+
+
+def whats_next(me: Player, now: datetime | None = None) -> WhatsNext:
+    """My next event start, season round and deadlines (``tournaments.calendar.agenda``), and the
+    address of my private feed (created the first time)."""
+    now = now or timezone.now()
+    items = [i for i in agenda.player_items(me, now=now) if i.starts >= now and not i.cancelled]
+
+    def thing(i: Any) -> NextThing:
+        return NextThing(i, time_left_text((i.starts - now).total_seconds()))
+
+    first = agenda.next_of_each(items, now=now)
+    event = first.get("event") or first.get("occurrence")
+    if first.get("event") and first.get("occurrence"):
+        event = min(first["event"], first["occurrence"], key=lambda i: i.starts)
+    deadlines = [i for i in items if i.kind in ("round_deadline", "move_deadline")][:DEADLINES]
+    feed = calendar_feeds.feed_for(player=me)
+    return WhatsNext(
+        event=thing(event) if event else None,
+        season_round=thing(first["season_round"]) if "season_round" in first else None,
+        deadlines=[thing(i) for i in deadlines],
+        feed_url=agenda.absolute(reverse("calendar-feed", args=[feed.secret])),
+    )

@@ -196,6 +196,7 @@ def _home_context(request: HttpRequest, form: TableForm | None = None) -> dict[s
     context.update(form=form or TableForm(), guest_play=settings.GUEST_PLAY)
     if context["me"] is not None:
         context.update(events=my_reads.my_events(context["me"]), ladders=my_reads.my_ladders(context["me"]))
+        context.update(whats_next=my_reads.whats_next(context["me"]))
     return context
 
 

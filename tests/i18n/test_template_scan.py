@@ -199,7 +199,8 @@ NAMED_FORMATS = {
 }
 # Formats for machines (ISO 8601 for datetime="", seconds since the epoch) or without words
 # (the time zone's abbreviation, as "UTC" or "CET").
-MACHINE_FORMATS = {"c", "U", "T"}
+#: Machine formats: ISO values for <time datetime> and form inputs, and day keys to compare.
+MACHINE_FORMATS = {"c", "U", "T", "Y-m-d", "Y-m-d\\TH:i", "Ymd"}
 
 
 def fixed_date_formats(source: str) -> list[tuple[int, str]]:

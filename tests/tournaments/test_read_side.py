@@ -242,6 +242,8 @@ def check(schema: dict[str, Any], path: str, method: str, r: Any) -> Any:
 TOURNAMENT_KEYS = [
     "id", "league", "name", "game", "edition", "seats", "format", "rounds", "advance", "time_control",
     "rated", "points_scale", "check_in", "requested_bye", "status", "current_round", "registered",
+    "starts_at", "min_players", "check_in_minutes", "round_start", "round_interval_minutes", "round_times",
+    "round_deadline_minutes", "deadline_rule", "next_round_at",
 ]  # fmt: skip
 
 
@@ -260,7 +262,7 @@ def test_tournament_and_league_responses_have_the_documented_shapes(
     assert [r["number"] for r in t["round_list"]] == [1, 2, 3]
     assert [r["status"] for r in t["round_list"]] == ["finished", "finished", "running"]
     for rnd in t["round_list"]:
-        assert list(rnd) == ["number", "status", "byes", "tables"]
+        assert list(rnd) == ["number", "status", "byes", "tables", "deadline", "deadline_applied"]
         assert len(rnd["byes"]) == 1  # five players, two seats
         for table in rnd["tables"]:
             assert list(table) == ["number", "table", "status", "players"]

@@ -26,6 +26,7 @@ def round_paired(round_id: int) -> RoundPaired:
         number=rnd.number,
         tables=tuple(PairedTable(table_id=t, players=tuple(seated.get(t, {}).values())) for t in table_ids),
         byes=tuple(PlayerRef.of(byes[p]) for p in rnd.byes or [] if p in byes),
+        deadline=rnd.deadline,
     )
 
 
@@ -46,6 +47,29 @@ def event_news(tournament_id: int, *, state: str, again: int = 0) -> EventNews:
         again=again,
         entrants=tuple(PlayerRef.of(p) for p in entrants),
         places=final_places([t]).get(t.pk, {}) if state == "finished" else {},
+    )
+
+
+def calendar_news(
+    tournament_id: int, *, state: str, reason: str = "", came: int = 0, needed: int = 0
+) -> EventNews:
+    """The calendar's news of an event not started yet, for everyone registered: it starts within
+    the hour (starts_soon), it was postponed (its new start), or it was called off (the reason,
+    how many came and how many were needed); check_in_open goes to those not checked in yet."""
+    t = Tournament.objects.get(pk=tournament_id)
+    regs = Registration.objects.filter(tournament=t).exclude(status=Registration.Status.WITHDRAWN)
+    if state == "check_in_open":
+        regs = regs.filter(status=Registration.Status.REGISTERED)
+    return EventNews(
+        tournament_id=t.pk,
+        event=t.name,
+        state=state,
+        again=0,
+        entrants=tuple(PlayerRef.of(r.player) for r in regs.select_related("player").order_by("pk")),
+        starts_at=t.starts_at,
+        reason=reason,
+        came=came,
+        needed=needed,
     )
 
 

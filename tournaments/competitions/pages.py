@@ -17,6 +17,7 @@ from common.http import fragment_response
 from common.players import request_player, visitor_player
 from games.models import Player, Table
 
+from ..calendar.schedule_view import event_schedule
 from ..models import Registration, Tournament
 from . import reads, selectors, services
 
@@ -42,7 +43,7 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
         page = reads.event_page(tournament_id, visitor_player(request), TIEBREAK_LABELS)
     except NotFound:
         raise Http404("no such tournament") from None
-    context = {"t": page.t, "page": page}
+    context = {"t": page.t, "page": page, "schedule": event_schedule(page.t, page.t.round_set.all())}
     fragment = request.GET.get("fragment")
     if fragment == "top":  # the facts, announcements and "your game is ready", polled live
         return fragment_response(request, "tournaments/_event_top.html", context)

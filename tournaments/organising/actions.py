@@ -24,8 +24,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
+from django.utils import formats, timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext, pgettext_lazy
+from django.utils.translation import pgettext
 
 from common.errors import Conflict, InvalidInput, NotFound
 from common.spreadsheet import csv_text
@@ -33,14 +34,16 @@ from common.tasks import send
 from games import services as games
 from games.models import Player, Seat, Table
 from games.services.adjudicate import check_ranks
-from games.wording import ordinal
 from ratings import services as rating_services
 from ratings.task_names import RECOMPUTE_GAME
 
 from ..competitions import services
 from ..competitions.selectors import tournament_standings
 from ..competitions.services import audit, require_organiser
-from ..models import Announcement, AuditEntry, Registration, Round, RoundTable, Tournament
+from ..models import Announcement, Registration, Round, RoundTable, Tournament
+from .audit_log import AuditLine, audit_log, place_words, places_text
+
+__all__ = ["AuditLine", "audit_log"]  # the console and tests read the log from here
 
 ELIMINATION_FORMATS = (Tournament.Format.KNOCKOUT, Tournament.Format.DOUBLE_ELIMINATION)
 
@@ -65,7 +68,7 @@ class ResultChange:
         words = {
             "round": self.round,
             "board": self.board,
-            "places": _places_text(self.places),
+            "places": places_text(self.places),
             "reason": self.reason,
         }
         if self.corrected:
@@ -78,27 +81,11 @@ class ResultChange:
         )
 
 
-def _places_text(places: list[tuple[str, str]]) -> str:
-    """ "Alice 1st, Bob 2nd" from (place word, name) pairs."""
-    return ", ".join(
-        pgettext("a player and their place at a table", "%(name)s %(place)s") % {"name": name, "place": word}
-        for word, name in places
-    )
-
-
 def _locked_event(tournament_id: int) -> Tournament:
     t = Tournament.objects.select_for_update().select_related("league").filter(pk=tournament_id).first()
     if t is None:
         raise NotFound(_("there is no tournament %(id)s") % {"id": tournament_id})
     return t
-
-
-def _place_words(ranks: dict[int, int]) -> dict[int, str]:
-    """Seat -> "1st", "=2nd" (a shared place)."""
-    counts: dict[int, int] = {}
-    for rank in ranks.values():
-        counts[rank] = counts.get(rank, 0) + 1
-    return {seat: ("=" if counts[rank] > 1 else "") + ordinal(rank) for seat, rank in ranks.items()}
 
 
 def correction_refusal(*, t: Tournament, rnd: Round) -> str | None:
@@ -212,7 +199,7 @@ def enter_result(
         reason=reason,
         detail={"round": rt.round.number, "board": rt.number, "before": before, "after": after},
     )
-    words = _place_words(ranks)
+    words = place_words(ranks)
     order = sorted(seats, key=lambda s: (ranks[s.number], s.number))
     t.refresh_from_db()
     return ResultChange(
@@ -252,6 +239,13 @@ def _what_followed(t: Tournament, rnd: Round, number: int, finished: bool) -> st
         return _("Round %(round)s is complete; the event is finished.") % words
     if t.current_round > number:
         return _("Round %(round)s is complete; round %(next)s has been paired.") % words
+    if t.next_round_at is not None and not t.paused:
+        when = formats.date_format(timezone.localtime(t.next_round_at), "DATETIME_FORMAT")
+        return _("Round %(round)s is complete; round %(next)s starts at its set time, %(when)s.") % {
+            **words,
+            "next": number + 1,
+            "when": when,
+        }
     return _(
         "Round %(round)s is complete; the event is paused, so round %(next)s is paired when you resume it."
     ) % {
@@ -287,167 +281,6 @@ def announcement_delete(*, tournament_id: int, announcement_id: int, by: Player)
 
 
 # ---------------------------------------------------------------------- reads
-
-
-#: What each audit action (``AuditEntry.action``, a stored key) says in the log.
-ACTION_WORDS = {
-    "result entered": pgettext_lazy("audit log", "entered a result"),
-    "result corrected": pgettext_lazy("audit log", "corrected a result"),
-    "register": pgettext_lazy("audit log", "registered"),
-    "remove": pgettext_lazy("audit log", "removed"),
-    "check in": pgettext_lazy("audit log", "checked in"),
-    "seeds": pgettext_lazy("audit log", "set the seeds"),
-    "start": pgettext_lazy("audit log", "started the event"),
-    "pause": pgettext_lazy("audit log", "paused the event"),
-    "resume": pgettext_lazy("audit log", "resumed the event"),
-    "reopen": pgettext_lazy("audit log", "reopened the event: a corrected result means more games to play"),
-    "late entry": pgettext_lazy("audit log", "entered a player late"),
-    "late entry invited": pgettext_lazy("audit log", "invited a player to enter late"),
-    "late entry accepted": pgettext_lazy("audit log", "accepted an invitation to enter late"),
-    "late entry declined": pgettext_lazy("audit log", "declined an invitation to enter late"),
-}
-#: The same, naming the player concerned (``%(name)s``).
-ACTION_WORDS_NAMED = {
-    "register": pgettext_lazy("audit log", "registered %(name)s"),
-    "remove": pgettext_lazy("audit log", "removed %(name)s"),
-    "check in": pgettext_lazy("audit log", "checked in %(name)s"),
-}
-
-
-@dataclass(frozen=True)
-class AuditLine:
-    at: Any
-    by: str
-    what: str
-    reason: str
-
-
-def audit_log(*, t: Tournament, limit: int = 100) -> list[AuditLine]:
-    """The event's audit log, newest first, in words (names, places)."""
-    entries = list(AuditEntry.objects.filter(tournament=t).select_related("by")[:limit])
-    ids: set[int] = set()
-    for e in entries:
-        for key in ("before", "after"):
-            ids.update(int(p) for p in (e.detail.get(key) or {}))
-        ids.update(int(p) for p in (e.detail.get("seeds") or {}))
-    names = dict(Player.objects.filter(pk__in=ids).values_list("pk", "display_name"))
-    lines = []
-    for e in entries:
-        lines.append(
-            AuditLine(
-                e.at,
-                e.by.display_name if e.by else pgettext("audit log", "someone"),
-                _what(e, names),
-                e.reason,
-            )
-        )
-    return lines
-
-
-def _what(e: AuditEntry, names: dict[int, str]) -> str:
-    """What an audit entry did, in words (names and places)."""
-    d = e.detail or {}
-    if "after" in d:
-        words = {
-            "round": d.get("round"),
-            "board": d.get("board"),
-            "before": _ranks_words(d.get("before") or {}, names),
-            "after": _ranks_words(d["after"], names),
-        }
-        if e.action == "result corrected":
-            return (
-                pgettext(
-                    "audit log",
-                    "corrected a result for round %(round)s, board %(board)s: %(before)s → %(after)s",
-                )
-                % words
-            )
-        if e.action == "result entered":
-            return (
-                pgettext(
-                    "audit log",
-                    "entered a result for round %(round)s, board %(board)s: %(before)s → %(after)s",
-                )
-                % words
-            )
-        return pgettext(
-            "audit log", "%(action)s for round %(round)s, board %(board)s: %(before)s → %(after)s"
-        ) % {
-            **words,
-            "action": ACTION_WORDS.get(e.action, e.action),
-        }
-    if e.action.startswith("late entry") and "name" in d:
-        return _late_entry_words(e.action, d)
-    if "name" in d:
-        named = ACTION_WORDS_NAMED.get(e.action)
-        if named is not None:
-            return named % {"name": d["name"]}
-        return pgettext("audit log", "%(action)s %(name)s") % {
-            "action": ACTION_WORDS.get(e.action, e.action),
-            "name": d["name"],
-        }
-    if "seeds" in d:
-        seeds = sorted(d["seeds"].items(), key=lambda kv: (kv[1] is None, kv[1] or 0))
-        listed = ", ".join(
-            pgettext("audit log: a player and their seed", "%(name)s %(seed)s")
-            % {
-                "name": names.get(int(p), "?"),
-                "seed": seed if seed is not None else pgettext("audit log", "unseeded"),
-            }
-            for p, seed in seeds
-        )
-        return pgettext("audit log", "set the seeds: %(seeds)s") % {"seeds": listed}
-    if e.action == "pause" and d.get("round"):
-        return pgettext("audit log", "paused the event in round %(round)s") % {"round": d["round"]}
-    if e.action == "reopen" and d.get("round"):
-        return pgettext(
-            "audit log",
-            "reopened the event after round %(round)s: a corrected result means more games to play",
-        ) % {"round": d["round"]}
-    if e.action == "resume" and d.get("round"):
-        return pgettext("audit log", "resumed the event in round %(round)s") % {"round": d["round"]}
-    return str(ACTION_WORDS.get(e.action, e.action))
-
-
-def _late_entry_words(action: str, d: dict[str, Any]) -> str:
-    """A late entry or invitation in the audit log: who, from which round, at what for the missed."""
-    words = {
-        "name": d["name"],
-        "round": d.get("round", "?"),
-        "missed": (
-            pgettext("audit log: missed rounds pay", "half")
-            if d.get("missed") == "half"
-            else pgettext("audit log: missed rounds pay", "nothing")
-        ),
-    }
-    if action == "late entry":
-        return (
-            pgettext(
-                "audit log", "entered %(name)s late, from round %(round)s (missed rounds pay %(missed)s)"
-            )
-            % words
-        )
-    if action == "late entry invited":
-        return (
-            pgettext(
-                "audit log",
-                "invited %(name)s to enter late, from round %(round)s (missed rounds pay %(missed)s); "
-                "they are entered only if they accept",
-            )
-            % words
-        )
-    if action == "late entry accepted":
-        return pgettext("audit log", "accepted the invitation: %(name)s plays from round %(round)s") % words
-    return pgettext("audit log", "declined the invitation to enter late (%(name)s)") % words
-
-
-def _ranks_words(ranks: dict[str, int | None], names: dict[int, str]) -> str:
-    if not ranks or all(r is None for r in ranks.values()):
-        return pgettext("audit log: a table's result", "not finished")
-    known = {int(p): r for p, r in ranks.items() if r is not None}
-    words = _place_words(known)
-    order = sorted(known, key=lambda p: known[p])
-    return _places_text([(words[p], names.get(p, "?")) for p in order])
 
 
 def finished_events(*, leagues: Any, limit: int = 10) -> list[Tournament]:
@@ -516,7 +349,7 @@ def crosstable_csv(*, t: Tournament) -> str:
     for number, table_id, status in links:
         group = sorted(seats.get(table_id, []), key=lambda s: s.number)
         ranks = {s.number: s.rank for s in group if s.rank is not None}
-        words = _place_words(ranks) if status == Table.Status.FINISHED and len(ranks) == len(group) else {}
+        words = place_words(ranks) if status == Table.Status.FINISHED and len(ranks) == len(group) else {}
         for s in group:
             others = ", ".join(o.player.display_name for o in group if o.pk != s.pk)
             what = words.get(s.number) or (

@@ -8,13 +8,16 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote
 
+from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.formats import date_format
 from django.utils.text import slugify
+from django.utils.timezone import localtime
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
@@ -26,12 +29,13 @@ from games.models import Player
 from games.wording import ordinal
 
 from .. import selectors as league_selectors
+from ..calendar import starts
 from ..competitions import selectors as event_selectors
 from ..competitions import services
 from ..competitions.views import sitting_out
 from ..models import Registration, Round, Tournament
 from . import actions
-from .forms import LEVEL_CHOICES
+from .forms import DATETIME_FORMATS, LEVEL_CHOICES
 
 
 def _organised_event(request: HttpRequest, tournament_id: int) -> tuple[Player, Tournament]:
@@ -98,6 +102,13 @@ def _next_round_block(t: Tournament, rounds: list[Round]) -> str:
     return ""
 
 
+def _scheduled(t: Tournament) -> dict[str, Any] | None:
+    """A scheduled event not started: when, how many would play now, and how many it needs."""
+    if t.starts_at is None or t.status not in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION):
+        return None
+    return {"at": t.starts_at, "present": starts.present(t=t), "needed": starts.needed(t=t)}
+
+
 @login_required
 def event_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     _, t = _organised_event(request, tournament_id)
@@ -142,6 +153,7 @@ def event_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "active_count": sum(1 for r in regs if r.status != Registration.Status.WITHDRAWN),
         "places": _places_text(t),
         "not_started": t.status in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION),
+        "scheduled": _scheduled(t),
         "running": t.status == Tournament.Status.RUNNING,
         "current": current,
         "next_block": _next_round_block(t, rounds),
@@ -295,6 +307,24 @@ def _start(request: HttpRequest, me: Player, t: Tournament) -> str:
     }
 
 
+def _postpone(request: HttpRequest, me: Player, t: Tournament) -> str:
+    field = forms.DateTimeField(input_formats=DATETIME_FORMATS)
+    try:
+        at = field.clean(request.POST.get("starts_at", "").strip())
+    except ValidationError:
+        raise InvalidInput(_("give the new start time as a date and a time")) from None
+    t = starts.postpone(tournament_id=t.pk, starts_at=at, by=me)
+    return _("%(event)s now starts at %(when)s: the registered players are told") % {
+        "event": t.name,
+        "when": date_format(localtime(t.starts_at), "DATETIME_FORMAT"),
+    }
+
+
+def _call_off(request: HttpRequest, me: Player, t: Tournament) -> str:
+    starts.call_off(tournament_id=t.pk, by=me, reason=request.POST.get("reason", ""))
+    return _("%(event)s is called off: the registered players are told") % {"event": t.name}
+
+
 def _pause(request: HttpRequest, me: Player, t: Tournament) -> str:
     services.pause(tournament_id=t.pk, by=me)
     return _("%(event)s paused: round %(round)s plays on, and no new round is paired until you resume") % {
@@ -351,6 +381,8 @@ EVENT_ACTIONS: dict[str, Callable[[HttpRequest, Player, Tournament], str | HttpR
     "seeds": _seeds,
     "add-bot": _add_bot,
     "start": _start,
+    "postpone": _postpone,
+    "call-off": _call_off,
     "pause": _pause,
     "resume": _resume,
     "next-round": _next_round,

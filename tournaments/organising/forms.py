@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+from typing import Any
+
 from django import forms
-from django.utils.translation import gettext_lazy, pgettext_lazy
+from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
 from games.models import GameKind
 
@@ -80,9 +83,110 @@ class TournamentForm(forms.Form):
     )
     increment = forms.FloatField(min_value=0, initial=5, label=gettext_lazy("Fischer: increment, seconds"))
     rated = forms.BooleanField(required=False, initial=True, label=pgettext_lazy("event form", "Rated"))
+    # The schedule (its own fieldset on the page): times are in the organiser's time zone.
+    starts_at = forms.DateTimeField(
+        required=False,
+        input_formats=DATETIME_FORMATS,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+        label=gettext_lazy("Starts by itself at (empty: you start it)"),
+    )
+    min_players = forms.IntegerField(
+        min_value=2,
+        initial=2,
+        required=False,  # left out (an older form, a script): 2
+        label=gettext_lazy("Fewest players to start (fewer: it is called off)"),
+    )
+    check_in_minutes = forms.IntegerField(
+        min_value=5,
+        max_value=24 * 60,
+        initial=30,
+        required=False,
+        label=gettext_lazy("Check-in opens, minutes before the start"),
+    )
+    round_start = forms.ChoiceField(
+        choices=Tournament.RoundStart.choices,
+        initial=Tournament.RoundStart.ASAP,
+        required=False,
+        label=gettext_lazy("Each next round starts"),
+    )
+    round_interval_minutes = forms.IntegerField(
+        min_value=1,
+        required=False,
+        label=gettext_lazy("At a fixed interval: minutes from one round's start to the next"),
+    )
+    round_times = forms.CharField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3, "placeholder": "2026-12-04 19:00\n2026-12-11 19:00"}),
+        label=gettext_lazy("At set times: one per line, round 1 first (e.g. 2026-12-04 19:00)"),
+    )
+    deadline = forms.IntegerField(
+        min_value=1, required=False, label=gettext_lazy("Round deadline (empty: none)")
+    )
+    deadline_unit = forms.ChoiceField(
+        choices=[
+            ("days", pgettext_lazy("round deadline unit", "days after the round is paired")),
+            ("hours", pgettext_lazy("round deadline unit", "hours after the round is paired")),
+        ],
+        initial="days",
+        required=False,
+        label=gettext_lazy("Round deadline in"),
+    )
+    deadline_rule = forms.ChoiceField(
+        choices=Tournament.DeadlineRule.choices,
+        initial=Tournament.DeadlineRule.SCORE,
+        required=False,
+        label=gettext_lazy("At the deadline, an unfinished game is"),
+    )
 
     #: Which fields apply to which formats (the others apply to all): the page and its script use it.
     ONLY_FOR = {"rounds": ["swiss"], "advance": ["knockout"], "requested_bye": ["swiss", "round_robin"]}
+    #: The fields of the "Schedule" fieldset.
+    SCHEDULE = (
+        "starts_at",
+        "min_players",
+        "check_in_minutes",
+        "round_start",
+        "round_interval_minutes",
+        "round_times",
+        "deadline",
+        "deadline_unit",
+        "deadline_rule",
+    )
+
+    def clean_round_times(self) -> list[datetime]:
+        """One date and time a line, in the organiser's time zone (blank lines left out)."""
+        field = forms.DateTimeField(input_formats=DATETIME_FORMATS)
+        out = []
+        for n, line in enumerate(self.cleaned_data.get("round_times", "").splitlines(), start=1):
+            if not line.strip():
+                continue
+            try:
+                out.append(field.clean(line.strip()))
+            except forms.ValidationError:
+                raise forms.ValidationError(
+                    pgettext(
+                        "event form", "line %(n)s is not a date and time such as 2026-12-04 19:00: %(line)s"
+                    )
+                    % {"n": n, "line": line.strip()}
+                ) from None
+        return out
+
+    def schedule(self) -> dict[str, Any]:
+        """The schedule as ``tournament_create`` takes it (after ``is_valid``)."""
+        d = self.cleaned_data
+        minutes = None
+        if d.get("deadline"):
+            minutes = d["deadline"] * (24 * 60 if d.get("deadline_unit") == "days" else 60)
+        return {
+            "starts_at": d.get("starts_at"),
+            "min_players": d.get("min_players") or 2,
+            "check_in_minutes": d.get("check_in_minutes") or 30,
+            "round_start": d.get("round_start") or Tournament.RoundStart.ASAP,
+            "round_interval_minutes": d.get("round_interval_minutes"),
+            "round_times": [t.isoformat() for t in d.get("round_times") or []] or None,
+            "round_deadline_minutes": minutes,
+            "deadline_rule": d.get("deadline_rule") or Tournament.DeadlineRule.SCORE,
+        }
 
 
 LEVEL_CHOICES = [

@@ -61,8 +61,13 @@ def bot_match_page(request: HttpRequest) -> HttpResponse:
 
 
 def _event_form_fields(form: TournamentForm) -> list[tuple[Any, str]]:
-    """The event form's fields, each with the formats it applies to ("" for all)."""
-    return [(field, " ".join(TournamentForm.ONLY_FOR.get(field.name, []))) for field in form]
+    """The event form's fields, each with the formats it applies to ("" for all); the schedule's
+    fields are left to their own fieldset (``form.SCHEDULE``)."""
+    return [
+        (field, " ".join(TournamentForm.ONLY_FOR.get(field.name, [])))
+        for field in form
+        if field.name not in TournamentForm.SCHEDULE
+    ]
 
 
 def _create_event(request: HttpRequest, me: Player, form: TournamentForm) -> Tournament | None:
@@ -92,6 +97,7 @@ def _create_event(request: HttpRequest, me: Player, form: TournamentForm) -> Tou
             rating_max=d["rating_max"],
             registration_opens=d["registration_opens"],
             registration_closes=d["registration_closes"],
+            **form.schedule(),
         )
     except ServiceError as exc:
         messages.error(request, exc.detail)
@@ -129,6 +135,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     context = {
         "form": form,
         "form_fields": _event_form_fields(form),
+        "schedule_fields": [form[name] for name in TournamentForm.SCHEDULE],
         "league_form": league_form,
         "events": board.events,
         "finished": actions.finished_events(leagues=leagues) if league_list else [],

@@ -2,10 +2,16 @@
 
 from django.urls import path
 
-from . import console, pages
+from . import console, pages, series
 
 urlpatterns = [
     path("organiser/", pages.dashboard, name="dashboard"),
+    # Recurring events (series.py).
+    path("organiser/leagues/<slug:slug>/series/", series.league_series, name="organiser-league-series"),
+    path("organiser/series/<id:series_id>/", series.series_page, name="organiser-series"),
+    path(
+        "organiser/series/<id:series_id>/<str:action>/", series.series_action, name="organiser-series-action"
+    ),
     path("organiser/bot-match/", pages.bot_match_page, name="bot-match"),
     path("organiser/request/", pages.organiser_request_page, name="organiser-request"),
     path("organiser/events/<id:tournament_id>/", console.event_page, name="organiser-event"),

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.db import transaction
-from django.utils import timezone
+from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -148,9 +150,29 @@ def register_bot(*, tournament_id: int, level: str, by: Player) -> Registration:
     return reg
 
 
+def _check_in_window(t: Tournament) -> None:
+    """A scheduled event's check-in opens ``check_in_minutes`` before ``starts_at``: not earlier."""
+    if t.starts_at is None:
+        return
+    opens = t.starts_at - timedelta(minutes=t.check_in_minutes)
+    if timezone.now() < opens:
+        raise Conflict(
+            ngettext(
+                "check-in is not open yet: it opens %(n)d minute before the start, at %(when)s",
+                "check-in is not open yet: it opens %(n)d minutes before the start, at %(when)s",
+                t.check_in_minutes,
+            )
+            % {
+                "n": t.check_in_minutes,
+                "when": formats.date_format(timezone.localtime(opens), "DATETIME_FORMAT"),
+            }
+        )
+
+
 @transaction.atomic
 def check_in(*, tournament_id: int, player: Player, by: Player | None = None) -> Registration:
-    """Check ``player`` in (themself, or ``by`` an organiser of the league)."""
+    """Check ``player`` in (themself, or ``by`` an organiser of the league). In a scheduled event
+    a player checks in from ``check_in_minutes`` before ``starts_at``; an organiser at any time."""
     t = _locked(tournament_id)
     by_organiser = by is not None and by.pk != player.pk
     if by_organiser:
@@ -166,6 +188,8 @@ def check_in(*, tournament_id: int, player: Player, by: Player | None = None) ->
         raise Conflict(
             _("check-in is over: the tournament is %(status)s") % {"status": t.get_status_display()}
         )
+    if not by_organiser:
+        _check_in_window(t)
     reg.status = Registration.Status.CHECKED_IN
     reg.save(update_fields=["status"])
     if by_organiser:

@@ -4,6 +4,7 @@ table leads to (the next round, or the end).
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.db import transaction
@@ -19,6 +20,7 @@ from games.results import GameResult
 from ratings import selectors as ratings
 
 from ... import pairing
+from ...calendar import schedule
 from ...events import event_changed, round_paired
 from ...models import AuditEntry, Registration, Round, RoundTable, Tournament
 from ...pairing import double_elim
@@ -31,8 +33,15 @@ from .setup import _locked, audit, require_organiser
 
 @transaction.atomic
 def start(*, tournament_id: int, by: Player) -> Tournament:
+    """An organiser starts the event now (also a scheduled one, before its time)."""
     t = _locked(tournament_id)
     require_organiser(league=t.league, player=by)
+    return start_locked(t=t, by=by)
+
+
+def start_locked(*, t: Tournament, by: Player | None, now: datetime | None = None) -> Tournament:
+    """Start ``t``, locked by the caller, who checked who may: an organiser (``start``), or the
+    calendar at ``starts_at`` (``by=None``, audited as "auto_start"; ``now``: its clock)."""
     if t.status not in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION):
         raise Conflict(_("the tournament is %(status)s") % {"status": t.get_status_display()})
     players = _players(t)
@@ -51,12 +60,16 @@ def start(*, tournament_id: int, by: Player) -> Tournament:
     if t.format == Tournament.Format.DOUBLE_ELIMINATION:
         t.rounds = double_elim.planned_rounds(len(players))
         t.seeds = _seeded(t, players)
+    if t.check_in:  # only the checked in are paired: who did not check in is out from the start
+        Registration.objects.filter(tournament=t, status=Registration.Status.REGISTERED).update(
+            status=Registration.Status.WITHDRAWN
+        )
     t.status = Tournament.Status.RUNNING
-    t.started_at = timezone.now()
+    t.started_at = now or timezone.now()
     t.save()
     _announce_event(t.pk, state="started")
-    _pair_round(t)
-    audit(t=t, by=by, action="start", detail={"players": len(players)})
+    _pair_round(t, now=now)
+    audit(t=t, by=by, action="start" if by else "auto_start", detail={"players": len(players)})
     return t
 
 
@@ -247,8 +260,9 @@ def _more_rounds(t: Tournament) -> bool:
     return t.current_round < t.rounds
 
 
-def _pair_round(t: Tournament) -> Round:
-    """Pair the next round of ``t`` by its format, seat its tables, and announce it."""
+def _pair_round(t: Tournament, *, now: datetime | None = None) -> Round:
+    """Pair the next round of ``t`` by its format, seat its tables, and announce it; its deadline
+    and the next round's time follow the event's schedule (``calendar.schedule``), from ``now``."""
     number = t.current_round + 1
     past = history(t)
     manual, later = _round_exceptions(t, number)
@@ -262,14 +276,21 @@ def _pair_round(t: Tournament) -> Round:
         plan = _double_elim_round(t, number, past.rounds, entrants)
     else:
         plan = _knockout_round(t, entrants)
-    rnd = Round.objects.create(tournament=t, number=number, byes=sorted([*plan.byes, *manual]))
+    paired_at = now or timezone.now()
+    rnd = Round.objects.create(
+        tournament=t,
+        number=number,
+        byes=sorted([*plan.byes, *manual]),
+        deadline=schedule.round_deadline(t, paired_at),
+    )
     _seat_tables(t, rnd, plan.tables, {p.pk: p for p in players})
     t.current_round = number
-    t.save(update_fields=["current_round"])
+    t.next_round_at = schedule.next_round_time(t, number, paired_at)
+    t.save(update_fields=["current_round", "next_round_at"])
     round_id = rnd.pk
     announce_after_commit(round_paired, lambda: {"paired": news.round_paired(round_id)})
     if not plan.tables:
-        _finish_round(t, rnd)
+        _finish_round(t, rnd, now=now)
     return rnd
 
 
@@ -429,27 +450,31 @@ def _double_elim_round(
     return pairing.Round(plan.tables, plan.byes)
 
 
-def _finish_round(t: Tournament, rnd: Round) -> None:
+def _finish_round(t: Tournament, rnd: Round, *, now: datetime | None = None) -> None:
     rnd.status = Round.Status.FINISHED
     rnd.finished_at = timezone.now()
     rnd.save(update_fields=["status", "finished_at"])
     if t.paused and _more_rounds(t):
         return  # the organiser resumes the event (``resume``), or starts the next round by hand
-    _advance(t)
+    _advance(t, now=now)
 
 
-def _advance(t: Tournament) -> None:
-    """The current round is over: pair the next one, or end the event."""
+def _advance(t: Tournament, *, now: datetime | None = None) -> None:
+    """The current round is over: pair the next one (unless it is due later: the calendar's sweep
+    pairs it then, ``tournaments.calendar.rounds``), or end the event."""
     planned = (
         t.format in (Tournament.Format.KNOCKOUT, Tournament.Format.DOUBLE_ELIMINATION) and t.seeds is not None
     )
+    if _more_rounds(t) and schedule.waits(t, now or timezone.now()):
+        return
     if _more_rounds(t) and (planned or len(_players(t)) >= 2):
         # A knockout plays its planned rounds out: a lone player left walks over to the title.
-        _pair_round(t)
+        _pair_round(t, now=now)
     else:
         t.status = Tournament.Status.FINISHED
         t.finished_at = timezone.now()
-        t.save(update_fields=["status", "finished_at"])
+        t.next_round_at = None
+        t.save(update_fields=["status", "finished_at", "next_round_at"])
         reopened = AuditEntry.objects.filter(tournament=t, action="reopen").exists()
         again = t.current_round if reopened else 0
         _announce_event(t.pk, state="finished", again=again)

@@ -4,9 +4,11 @@ registration, and the organisers' audit trail.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -17,6 +19,7 @@ from games.clocks import TimeControl
 from games.guests import forbid_guest
 from games.models import GameKind, Player
 
+from ...calendar import schedule
 from ...models import AuditEntry, League, Season, Tournament
 from ...organising import roles
 from ...pairing.bracket import setting_error
@@ -78,20 +81,50 @@ def tournament_create(
     rating_max: int | None = None,
     registration_opens: Any = None,
     registration_closes: Any = None,
+    now: datetime | None = None,
+    **calendar: Any,
 ) -> Tournament:
     """A new event in the league, open for registration unless ``open_registration`` is false.
+
+    ``calendar``: the start and round schedule (``starts_at``, ``min_players``, ``check_in_minutes``,
+    ``round_start``, ``round_interval_minutes``, ``round_times``, ``round_deadline_minutes``,
+    ``deadline_rule``), checked by ``tournaments.calendar.schedule.checked_fields`` against ``now``.
 
     Only the league's organisers may create one. Every setting is checked first, in this order: entry
     rules, format, scoring, time control and edition, season.
     """
     require_organiser(league=league, player=organiser)
-    _check_entry_rules(max_players, rating_min, rating_max, registration_opens, registration_closes)
-    rounds = _checked_format(game=game, seats=seats, format=format, rounds=rounds, advance=advance)
-    _check_scoring(seats=seats, points_scale=points_scale, requested_bye=requested_bye)
-    tc, edition = _checked_play(game=game, time_control=time_control, edition=edition)
+    rounds, tc, edition = event_settings_check(
+        game=game,
+        seats=seats,
+        format=format,
+        rounds=rounds,
+        advance=advance,
+        edition=edition,
+        time_control=time_control,
+        points_scale=points_scale,
+        requested_bye=requested_bye,
+        max_players=max_players,
+        rating_min=rating_min,
+        rating_max=rating_max,
+        registration_opens=registration_opens,
+        registration_closes=registration_closes,
+    )
     if season is not None and season.league_id != league.pk:
         raise InvalidInput(_("the season belongs to another league"))
+    unknown = set(calendar) - schedule.FIELDS
+    if unknown:
+        raise TypeError(f"tournament_create() got unexpected arguments {sorted(unknown)}")
+    when = schedule.checked_fields(
+        now=now or timezone.now(),
+        format=format,
+        rounds=rounds,
+        max_players=max_players,
+        registration_closes=registration_closes,
+        **calendar,
+    )
     return Tournament.objects.create(
+        **when,
         league=league,
         season=season,
         name=name,
@@ -114,6 +147,33 @@ def tournament_create(
         status=Tournament.Status.REGISTRATION if open_registration else Tournament.Status.DRAFT,
         created_by=organiser,
     )
+
+
+def event_settings_check(
+    *,
+    game: str,
+    seats: int,
+    format: str = Tournament.Format.SWISS,
+    rounds: int | None = None,
+    advance: int = 1,
+    edition: str = "302",
+    time_control: dict[str, Any] | None = None,
+    points_scale: list[float] | None = None,
+    requested_bye: str = "half",
+    max_players: int | None = None,
+    rating_min: int | None = None,
+    rating_max: int | None = None,
+    registration_opens: Any = None,
+    registration_closes: Any = None,
+) -> tuple[int, TimeControl, str]:
+    """Check an event's settings as :func:`tournament_create` does, creating nothing (a recurring
+    event's template is checked so): the rounds (a Swiss's default when not named), the time control
+    and the edition, or ``InvalidInput`` with the reason."""
+    _check_entry_rules(max_players, rating_min, rating_max, registration_opens, registration_closes)
+    rounds = _checked_format(game=game, seats=seats, format=format, rounds=rounds, advance=advance)
+    _check_scoring(seats=seats, points_scale=points_scale, requested_bye=requested_bye)
+    tc, edition = _checked_play(game=game, time_control=time_control, edition=edition)
+    return rounds, tc, edition
 
 
 def _check_entry_rules(

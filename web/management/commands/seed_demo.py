@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import random
+from datetime import datetime, time, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
@@ -16,10 +18,16 @@ from games import services
 from games.housebots import bot_accounts
 from games.models import Player, Table
 from tournaments import ladders
+from tournaments.calendar import recurring
 from tournaments.competitions import services as events
+from tournaments.models import League, Season
+from tournaments.seasons import services as seasons
 
 DEMO_PASSWORD = "demo-pass-2026"
 DEMO_PLAYERS = [("alice", "Alice"), ("bob", "Bob"), ("carol", "Carol"), ("dave", "Dave")]
+#: More players for the seasons' divisions (two divisions of four).
+SEASON_PLAYERS = [("erin", "Erin"), ("frank", "Frank"), ("grace", "Grace"), ("heidi", "Heidi")]
+CORRESPONDENCE = {"kind": "correspondence", "days": 3, "bank_days": 7}
 
 
 class Command(BaseCommand):
@@ -28,22 +36,20 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         User = get_user_model()
         if User.objects.filter(username="alice").exists():
-            self.stdout.write("demo data present")
+            # Demo data from before the calendar: add the recurring event and the seasons once.
+            league = League.objects.filter(slug="demo-club").first()
+            organiser = league.organisers.order_by("pk").first() if league else None
+            seeded = league is None or league.event_series.exists() or league.seasons.exists()
+            if organiser is not None and not seeded:
+                self._calendar(organiser, league)
+                self.stdout.write(self.style.SUCCESS("demo calendar created"))
+            else:
+                self.stdout.write("demo data present")
             return
         rng = random.Random(2026)
-        players = {
-            name: services.player_register(username=name, password=DEMO_PASSWORD, display_name=display)
-            for name, display in DEMO_PLAYERS
-        }
+        players = {name: self._player(name, display) for name, display in DEMO_PLAYERS}
         organiser = User.objects.create_superuser("organiser", password=DEMO_PASSWORD)
         services.player_rename(player=organiser.player, display_name="Organiser")
-        for player in players.values():
-            Token.objects.get_or_create(user=player.user)
-            # Confirmed demo addresses: their notification mails land in EMAIL_FILE_PATH (var/mail).
-            player.user.email = f"{player.user.username}@example.org"
-            player.user.save(update_fields=["email"])
-            Account.objects.update_or_create(user=player.user, defaults={"email_verified_at": timezone.now()})
-            Player.objects.filter(pk=player.pk).update(email_verified=True)
         a, b, c, d = (players[n] for n, _ in DEMO_PLAYERS)
 
         services.table_create(
@@ -69,9 +75,103 @@ class Command(BaseCommand):
         live = services.table_create(creator=bots["random-bot"], game="pacru", players=2, rated=False)
         services.seat_join(table_id=live.pk, player=bots["greedy-bot"])
         services.table_create(creator=bots["greedy-bot"], game="pacru", players=2, rated=False)
-        self.stdout.write(
-            self.style.SUCCESS(f"demo data created: players {', '.join(players)} and organiser")
+        self._calendar(organiser.player, League.objects.get(slug="demo-club"))
+        names = [n for n, _ in DEMO_PLAYERS + SEASON_PLAYERS]
+        self.stdout.write(self.style.SUCCESS(f"demo data created: players {', '.join(names)} and organiser"))
+
+    def _player(self, name: str, display: str) -> Player:
+        """A demo player with an API token and a confirmed address (their notification mails land
+        in EMAIL_FILE_PATH, var/mail)."""
+        player = services.player_register(username=name, password=DEMO_PASSWORD, display_name=display)
+        Token.objects.get_or_create(user=player.user)
+        player.user.email = f"{name}@example.org"
+        player.user.save(update_fields=["email"])
+        Account.objects.update_or_create(user=player.user, defaults={"email_verified_at": timezone.now()})
+        Player.objects.filter(pk=player.pk).update(email_verified=True)
+        player.refresh_from_db()
+        return player
+
+    def _calendar(self, organiser: Player, league: League) -> None:
+        """The club's calendar: a weekly recurring event with its next occurrence open, a finished
+        divisions season (Summer) and the one it opened (Autumn) running, round 1 played."""
+        now = timezone.now()
+        members = list(Player.objects.filter(user__username__in=[n for n, _ in DEMO_PLAYERS]).order_by("pk"))
+        for name, display in SEASON_PLAYERS:
+            found = Player.objects.filter(user__username=name).first()
+            members.append(found or self._player(name, display))
+        self._series(organiser, league, members[:2], now=now)
+        self._seasons(organiser, league, members, now=now)
+
+    def _series(self, organiser: Player, league: League, players: list[Player], *, now: datetime) -> None:
+        """Friday Blitz Swiss: every Friday at 19:00 in Madrid, each created a week ahead."""
+        series = recurring.series_create(
+            league=league,
+            by=organiser,
+            name="Friday Blitz Swiss",
+            event={
+                "game": "pacru",
+                "seats": 2,
+                "rounds": 5,
+                "time_control": {"kind": "fischer", "base": 180, "increment": 2},
+            },
+            frequency="weekly",
+            weekdays=[4],
+            local_time=time(19, 0),
+            time_zone="Europe/Madrid",
+            first_date=now.astimezone(ZoneInfo("Europe/Madrid")).date(),
+            create_days_ahead=7,
         )
+        recurring.sweep(now=now)
+        for occurrence in series.occurrences.all():
+            for player in players:
+                events.register(tournament_id=occurrence.pk, player=player)
+
+    def _seasons(self, organiser: Player, league: League, players: list[Player], *, now: datetime) -> None:
+        """Summer (played and closed: its places move players up and down) and Autumn, which it
+        opened: weekly rounds from a few days ago, a week to play each, round 1 played. (Summer
+        has no round deadlines: its rounds are played today, so theirs would still be to come.)"""
+        day = timedelta(days=1)
+
+        def weekly(first: datetime) -> list[str]:
+            at = first.replace(hour=19, minute=0, second=0, microsecond=0)
+            return [(at + 7 * i * day).isoformat() for i in range(3)]
+
+        summer = seasons.season_create(
+            league=league,
+            by=organiser,
+            name="Summer season",
+            kind=Season.Kind.DIVISIONS,
+            starts=(now - 120 * day).date(),
+            ends=(now - 99 * day).date(),
+            game="shacru",
+            seats=2,
+            format="round_robin",
+            time_control=CORRESPONDENCE,
+            rated=False,
+            division_size=4,
+            promote=1,
+            relegate=1,
+            round_times=weekly(now - 120 * day),
+        )
+        for player in players:
+            seasons.season_register(season_id=summer.pk, player=player)
+        seasons.season_start(season_id=summer.pk, by=organiser, now=now)
+        for t in summer.tournaments.order_by("pk"):
+            self._play_rounds(t.pk, 9)
+        autumn = seasons.season_close(
+            season_id=summer.pk, by=organiser, name="Autumn season", now=now - 99 * day
+        )
+        seasons.season_update(
+            season_id=autumn.pk,
+            by=organiser,
+            starts=(now - 3 * day).date(),
+            ends=(now + 18 * day).date(),
+            round_times=weekly(now - 3 * day),
+            round_deadline_minutes=7 * 24 * 60,
+        )
+        seasons.season_start(season_id=autumn.pk, by=organiser, now=now)
+        for t in autumn.tournaments.order_by("pk"):
+            self._play_rounds(t.pk, 1)
 
     def _club(self, organiser: Player, members: list[Player]) -> None:
         """A league with events in every state and two ladders: a Swiss open for registration, a

@@ -1,0 +1,51 @@
+"""The ``season_changed`` payload (``tournaments.events.SeasonNews``), read from committed rows."""
+
+from __future__ import annotations
+
+from games.events import PlayerRef
+
+from ..events import SeasonMove, SeasonNews
+from ..models import Season, SeasonEntry
+from .placement import arrival_level
+
+
+def division_name(*, level: int, group: str) -> str:
+    """How a division is named where no name was given: "Division 2", "Division 3 A" (not translated
+    here: it is a name, stored; pages may name it in the reader's words from level and group)."""
+    return f"Division {level}" + (f" {group}" if group else "")
+
+
+def season_news(season_id: int, *, state: str) -> SeasonNews:
+    season = Season.objects.select_related("league").get(pk=season_id)
+    entries = (
+        SeasonEntry.objects.filter(season=season)
+        .exclude(status=SeasonEntry.Status.WITHDRAWN if state == "started" else "")
+        .select_related("player", "division")
+        .order_by("id")
+    )
+    moves = []
+    for e in entries:
+        level = e.division.level if e.division else 0
+        to = 0
+        if state == "finished" and level and e.status == SeasonEntry.Status.REGISTERED:
+            to = arrival_level(from_level=level, movement=e.movement)
+        moves.append(
+            SeasonMove(
+                player=PlayerRef.of(e.player),
+                division=(e.division.name if e.division else ""),
+                level=level,
+                place=e.place,
+                movement=e.movement if state == "finished" else "",
+                to_level=to,
+            )
+        )
+    nxt = Season.objects.filter(previous=season).values_list("pk", flat=True).first()
+    return SeasonNews(
+        season_id=season.pk,
+        season=season.name,
+        league=season.league.slug,
+        league_name=season.league.name,
+        state=state,
+        players=tuple(moves),
+        next_season_id=nxt,
+    )
