@@ -190,6 +190,8 @@ def _scheduled_text(t: Tournament, reg: Registration) -> MyEvent:
     """An event that starts by itself at its time (the reader's zone)."""
     assert t.starts_at is not None
     words = {"when": date_format(timezone.localtime(t.starts_at), "DATETIME_FORMAT")}
+    if getattr(t, "division", None) is not None:  # a season's division: players are placed there
+        return MyEvent(t, _("a division of the season: starts at %(when)s") % words)
     if not t.check_in:
         return MyEvent(t, _("registration open, starts at %(when)s") % words)
     if reg.status == Registration.Status.CHECKED_IN:
@@ -295,7 +297,7 @@ def my_events(me: Player) -> MyEvents:
             tournament__status__in=[Tournament.Status.REGISTRATION, Tournament.Status.RUNNING],
         )
         .exclude(status=Registration.Status.WITHDRAWN)
-        .select_related("tournament__league")
+        .select_related("tournament__league", "tournament__division")
         .order_by("-tournament__status", "-tournament__created")
     )
     running = [r.tournament_id for r in regs if r.tournament.status == Tournament.Status.RUNNING]

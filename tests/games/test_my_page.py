@@ -13,13 +13,14 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
+from django.utils.formats import date_format
 
 from games import services
 from games.models import Table
 from tournaments import ladders
 from tournaments.competitions import services as events
 from tournaments.competitions.selectors import tournament_standings
-from tournaments.models import Challenge, Ladder, League, Tournament
+from tournaments.models import Challenge, Division, Ladder, League, Season, Tournament
 
 from .conftest import Actor, as_organiser, play_random, started_table
 
@@ -139,6 +140,34 @@ def test_my_events_say_what_the_next_round_is(
     running.refresh_from_db()
     assert running.current_round == 2
     assert "round 2 of 3 running" in section(logged_in(first).get("/").content.decode(), "events-h")
+
+
+def test_a_scheduled_event_says_when_it_starts_and_a_division_says_it_is_one(
+    club: tuple[Actor, League], alice: Actor
+) -> None:
+    organiser, league = club
+    starts = timezone.now() + timedelta(days=2)
+    friday = events.tournament_create(
+        organiser=organiser.player,
+        league=league,
+        name="Friday Swiss",
+        game="pacru",
+        seats=2,
+        rounds=3,
+        starts_at=starts,
+        open_registration=True,
+    )
+    events.register(tournament_id=friday.pk, player=alice.player)
+    when = date_format(timezone.localtime(starts), "DATETIME_FORMAT")
+    mine = section(logged_in(alice).get("/").content.decode(), "events-h")
+    assert f"registration open, starts at {when}" in mine
+    assert "starts when the organiser starts it" not in mine
+    # The same event as a season's division: its players were placed there, not registered.
+    season = Season.objects.create(league=league, name="Autumn", kind=Season.Kind.DIVISIONS)
+    Division.objects.create(season=season, level=1, tournament=friday)
+    mine = section(logged_in(alice).get("/").content.decode(), "events-h")
+    assert f"a division of the season: starts at {when}" in mine
+    assert "registration open" not in mine
 
 
 def test_a_finished_event_shows_my_final_place(club: tuple[Actor, League], alice: Actor, bob: Actor) -> None:

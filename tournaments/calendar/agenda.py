@@ -284,7 +284,7 @@ def season_items(season: Season, *, division: str = "", path: str = "") -> list[
                 starts=when,
                 ends=ends,
                 path=path or season_path(season),
-                description=_("Round %(number)d of %(rounds)d of the season %(season)s.")
+                description=_("%(season)s: round %(number)d of %(rounds)d.")
                 % {"number": n, "rounds": len(times), "season": season.name},
                 modified=season.started_at,
                 league=season.league.name,
