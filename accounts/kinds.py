@@ -207,14 +207,23 @@ def _round_deadline(p: dict[str, Any]) -> str:
     return f"{finish} {then}"
 
 
+def _division(p: dict[str, Any]) -> str:
+    """The division in the reader's words: its given name, else from its level and group."""
+    if p.get("division") or not p.get("level"):
+        return str(p.get("division", ""))
+    if p.get("group"):
+        return _("Division %(level)d %(group)s") % {"level": p["level"], "group": p["group"]}
+    return _("Division %(level)d") % {"level": p["level"]}
+
+
 def _season(p: dict[str, Any]) -> str:
     """A season started (the player's division) or finished (their place and where they go)."""
-    args = {"season": p["season"], "division": p.get("division", ""), "to": p.get("to_level", "")}
+    args = {"season": p["season"], "division": _division(p), "to": p.get("to_level", "")}
     if p["state"] == "started":
-        if p.get("division"):
+        if args["division"]:
             return _("%(season)s has started: you play in %(division)s") % args
         return _("%(season)s has started") % args
-    if p.get("place") and p.get("division"):
+    if p.get("place") and args["division"]:
         args["place"] = ordinal(p["place"])
         if p.get("movement") == "up":
             return _("%(season)s: %(place)s in %(division)s, you go up to division %(to)s") % args

@@ -35,6 +35,7 @@ urlpatterns = [
         auth_views.PasswordResetCompleteView.as_view(template_name="accounts/password_reset_complete.html"),
         name="password_reset_complete",
     ),
+    path("calendar/<str:secret>.ics", pages.calendar_feed, name="calendar-feed"),
     path("notifications/", pages.inbox, name="inbox"),
     path("notifications/<id:notification_id>/", pages.inbox_open, name="inbox-open"),
     path("notifications/<id:notification_id>/read/", pages.inbox_read, name="inbox-read"),

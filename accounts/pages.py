@@ -11,14 +11,14 @@ from django.contrib.auth import logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse, reverse_lazy
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from common import devices
 from common.errors import ServiceError
@@ -26,6 +26,7 @@ from common.redirects import redirect_next
 from common.throttles import client_address
 from games import services as games
 from tournaments.calendar import feeds as calendar_feeds
+from tournaments.calendar import views as calendar_views
 
 from . import forms, kinds, notify, services, sessions
 from .middleware import remember_language, remember_zone
@@ -36,6 +37,18 @@ def _error_text(exc: ServiceError) -> str:
     detail = str(exc.detail)
     field = detail.split(": ", 1)[0]
     return detail.split(": ", 1)[1] if field in ("email", "display_name", "password") else detail
+
+
+@require_safe
+def calendar_feed(request: HttpRequest, secret: str) -> HttpResponse:
+    """A player's private calendar feed (its secret is the key: calendar clients send no session),
+    written in the player's own language and time zone."""
+    player = calendar_feeds.feed_owner(secret=secret)
+    if player is None:
+        raise Http404("no such calendar feed")
+    with notify.recipient_locale(user=player.user, default=translation.get_language()):
+        body = calendar_feeds.player_calendar(player)
+    return calendar_views.ics_response(body, filename="calendar.ics", public=False)
 
 
 @login_required

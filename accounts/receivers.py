@@ -341,6 +341,7 @@ def on_season(*, season: SeasonNews, **_: Any) -> None:
             "state": season.state,
             "division": move.division,
             "level": move.level,
+            "group": move.group,
         }
         if season.state == "finished":
             params.update(place=move.place, movement=move.movement, to_level=move.to_level)

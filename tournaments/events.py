@@ -145,8 +145,9 @@ class SeasonMove:
     """One player of a season: where they play (started) or how they did and where they go (finished)."""
 
     player: PlayerRef
-    division: str  # the division's name ("Division 2 A"); "" in a points series
+    division: str  # the name the division was given; "" when none (it is named from level and group)
     level: int  # the division's level (1 = top); 0 in a points series
+    group: str = ""  # the division's group at its level ("A", "B"), if the level has several
     place: int | None = None  # finished: the place in the division (or the series)
     movement: str = ""  # finished: up, down or stay
     to_level: int = 0  # finished: the level they start next season at (0: they leave the league's seasons)

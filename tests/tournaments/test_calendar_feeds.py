@@ -205,6 +205,28 @@ def test_the_private_feed_has_only_the_players_own_things(club: tuple[Actor, Lea
     assert f"season-{other.pk}-round-1@testserver" not in found
 
 
+def test_the_private_feed_speaks_its_owners_language(club: tuple[Actor, League], alice: Actor) -> None:
+    """Calendar clients send no session: the feed is written in the language the player chose."""
+    _, league = club
+    season = Season.objects.create(
+        league=league,
+        name="Winter",
+        kind=Season.Kind.DIVISIONS,
+        status=Season.Status.RUNNING,
+        round_times=[soon(days=5).isoformat()],
+    )
+    SeasonEntry.objects.create(season=season, player=alice.player)
+    feed = feeds.feed_for(player=alice.player)
+    uid = f"season-{season.pk}-round-1@testserver"
+
+    def description() -> str:
+        return str(vevents(Client().get(f"/calendar/{feed.secret}.ics").content)[uid]["DESCRIPTION"])
+
+    assert "Winter: round 1 of 1." in description()
+    Account.objects.update_or_create(user=alice.player.user, defaults={"language": "de"})
+    assert "Winter: Runde 1 von 1." in description()
+
+
 def test_round_deadlines_are_in_the_private_feed(club: tuple[Actor, League], alice: Actor) -> None:
     organiser, league = club
     t = scheduled(organiser, league, "Correspondence league", soon(days=1))

@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+from django.utils import translation
 
 from accounts import kinds
 from accounts.models import Notification
@@ -56,7 +57,10 @@ def test_three_divisions_over_two_seasons(
     assert [t.status for t in events] == ["running"] * 3
     assert all(t.round_start == "times" and t.round_times == settings()["round_times"] for t in events)
     started = Notification.objects.filter(kind="season", user=p[5].user).get()
-    assert started.params["division"] == "Division 2"
+    assert (started.params["division"], started.params["level"]) == ("", 2)  # named in the reader's words
+    assert kinds.title("season", started.params) == "Autumn has started: you play in Division 2"
+    with translation.override("ru"):
+        assert "Дивизион 2" in kinds.title("season", started.params)
 
     # In every division the lowest rated wins every game: places reverse the ratings.
     strength = {x.pk: -i for i, x in enumerate(p)}
@@ -236,7 +240,11 @@ def test_a_bottom_level_too_large_splits_into_groups(make_actor: Callable[..., A
         (2, "A", sorted([ids[4], ids[7], ids[8]])),
         (2, "B", sorted([ids[5], ids[6], ids[9], ids[10]])),
     ]
-    assert [d.name for d in season.divisions.all()] == ["Division 1", "Division 2 A", "Division 2 B"]
+    assert [t.name for t in Tournament.objects.filter(season=season).order_by("pk")] == [
+        f"{season.name}: Division 1",
+        f"{season.name}: Division 2 A",
+        f"{season.name}: Division 2 B",
+    ]
 
 
 def test_the_sweep_starts_a_season_an_hour_before_its_first_round(make_actor: Callable[..., Actor]) -> None:

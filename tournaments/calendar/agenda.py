@@ -45,6 +45,7 @@ from ..models import (
     SeasonEntry,
     Tournament,
 )
+from ..seasons import news as seasons_news
 from . import recurring
 
 #: Feeds keep what started this long ago (calendar clients keep the recent past).
@@ -373,7 +374,7 @@ LIVE_ROUND = {"status": Round.Status.RUNNING, "tournament__status": Tournament.S
 
 
 def division_name(d: Division) -> str:
-    return d.name or _("Division %(level)d%(group)s") % {"level": d.level, "group": d.group}
+    return seasons_news.division_name(level=d.level, group=d.group, name=d.name)
 
 
 def player_items(player: Player, *, now: dt.datetime) -> list[Item]:

@@ -32,7 +32,8 @@ def _league(slug: str) -> League:
     return league
 
 
-def _ics(body: bytes, *, filename: str, public: bool) -> HttpResponse:
+def ics_response(body: bytes, *, filename: str, public: bool) -> HttpResponse:
+    """An iCalendar answer (also the private feed's, served by ``accounts.pages.calendar_feed``)."""
     response = HttpResponse(body, content_type=ICS)
     response["Content-Disposition"] = f'inline; filename="{filename}"'
     # Calendar clients poll every few hours at most; a private feed stays out of shared caches.
@@ -46,15 +47,7 @@ def _ics(body: bytes, *, filename: str, public: bool) -> HttpResponse:
 @require_safe
 def league_feed(request: HttpRequest, slug: str) -> HttpResponse:
     league = _league(slug)
-    return _ics(feeds.league_calendar(league), filename=f"{league.slug}.ics", public=True)
-
-
-@require_safe
-def private_feed(request: HttpRequest, secret: str) -> HttpResponse:
-    player = feeds.feed_owner(secret=secret)
-    if player is None:
-        raise Http404("no such calendar feed")
-    return _ics(feeds.player_calendar(player), filename="calendar.ics", public=False)
+    return ics_response(feeds.league_calendar(league), filename=f"{league.slug}.ics", public=True)
 
 
 @login_required

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+
 from games.events import PlayerRef
 
 from ..events import SeasonMove, SeasonNews
@@ -9,10 +11,14 @@ from ..models import Season, SeasonEntry
 from .placement import arrival_level
 
 
-def division_name(*, level: int, group: str) -> str:
-    """How a division is named where no name was given: "Division 2", "Division 3 A" (not translated
-    here: it is a name, stored; pages may name it in the reader's words from level and group)."""
-    return f"Division {level}" + (f" {group}" if group else "")
+def division_name(*, level: int, group: str, name: str = "") -> str:
+    """A division's name: the one it was given, else "Division 2", "Division 3 A" in the active
+    language (divisions are stored without a name, so each reader gets their own words)."""
+    if name:
+        return name
+    if group:
+        return _("Division %(level)d %(group)s") % {"level": level, "group": group}
+    return _("Division %(level)d") % {"level": level}
 
 
 def season_news(season_id: int, *, state: str) -> SeasonNews:
@@ -34,6 +40,7 @@ def season_news(season_id: int, *, state: str) -> SeasonNews:
                 player=PlayerRef.of(e.player),
                 division=(e.division.name if e.division else ""),
                 level=level,
+                group=e.division.group if e.division else "",
                 place=e.place,
                 movement=e.movement if state == "finished" else "",
                 to_level=to,

@@ -22,6 +22,7 @@ from ..models import League, Season, SeasonEntry
 from ..standings import requested_bye_value
 from . import selectors as season_selectors
 from . import services as season_services
+from .news import division_name
 
 
 def _league(slug: str) -> League:
@@ -45,7 +46,7 @@ def division_tables(season: Season) -> list[dict[str, Any]]:
     tables = []
     for t in season_selectors.season_table(season):
         d = t.division
-        name = d.name or _("Division %(level)s%(group)s") % {"level": d.level, "group": d.group}
+        name = division_name(level=d.level, group=d.group, name=d.name)
         rows = [
             {"row": r, "zone": r.movement if r.movement in ("up", "down") and not r.withdrawn else ""}
             for r in t.rows
@@ -102,6 +103,11 @@ def season_page(request: HttpRequest, slug: str, season_id: int) -> HttpResponse
         "schedule": season_selectors.schedule(season),
         "prizes": prize_rows(season),
         "entry": entry,
+        "entry_division": (
+            division_name(level=entry.division.level, group=entry.division.group, name=entry.division.name)
+            if entry is not None and entry.division
+            else ""
+        ),
         "registered": registered,
         "unavailable": set(entry.unavailable or []) if entry else set(),
         "bye_value": f"{bye_value(season, entry):g}",

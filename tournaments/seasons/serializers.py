@@ -11,6 +11,7 @@ from rest_framework import serializers
 from games.models import GameKind
 
 from ..models import Season
+from .news import division_name
 
 
 class SeasonSettingsIn(serializers.Serializer):
@@ -122,8 +123,12 @@ class DivisionOut(serializers.Serializer):
     id = serializers.IntegerField()
     level = serializers.IntegerField(help_text="1 = the top division")
     group = serializers.CharField(help_text="A, B ... when a level is split; else empty")
-    name = serializers.CharField()
+    name = serializers.SerializerMethodField(help_text='the name given, else "Division 2 A" in your language')
     tournament = serializers.IntegerField(source="tournament_id", allow_null=True)
+
+    def get_name(self, d: Any) -> str:
+        return division_name(level=d.level, group=d.group, name=d.name)
+
     tournament_status = serializers.CharField()
 
 

@@ -321,9 +321,7 @@ def _start_divisions(season: Season, *, organiser: Player, by: Player | None, no
     for level, groups in enumerate(levels, start=1):
         for i, group in enumerate(groups):
             letter = chr(ord("A") + i) if len(groups) > 1 else ""
-            division = Division.objects.create(
-                season=season, level=level, group=letter, name=division_name(level=level, group=letter)
-            )
+            division = Division.objects.create(season=season, level=level, group=letter)
             t = _division_event(season, division, organiser=organiser, now=now)
             _enter(t, [by_player[p] for p in group], division)
             if first is None or first <= now:
@@ -335,7 +333,7 @@ def _division_event(season: Season, division: Division, *, organiser: Player, no
     t = events.tournament_create(
         organiser=organiser,
         league=season.league,
-        name=f"{season.name}: {division.name}"[:100],
+        name=f"{season.name}: {division_name(level=division.level, group=division.group)}"[:100],
         game=season.game,
         seats=season.seats,
         format=season.format,
