@@ -17,7 +17,8 @@ from ..selectors import _count
 
 # ladders
 def ladder_list() -> QuerySet[Ladder]:
-    return Ladder.objects.select_related("league")
+    """Every ladder, oldest first (a stable order for the API's list)."""
+    return Ladder.objects.select_related("league").order_by("pk")
 
 
 def ladder(ladder_id: int) -> Ladder:
