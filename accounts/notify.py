@@ -26,6 +26,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import ngettext
 
+from common.site import site_url
 from ratings import display
 from ratings.models import RatingChange
 
@@ -36,10 +37,6 @@ log = logging.getLogger(__name__)
 
 UNSUBSCRIBE_SALT = "accounts.unsubscribe"
 ALL_KINDS = "*"
-
-
-def site_url(path: str) -> str:
-    return settings.SITE_URL.rstrip("/") + path
 
 
 def unsubscribe_token(*, user_id: int, kind: str) -> str:

@@ -62,3 +62,8 @@ class AutoSchema(openapi.AutoSchema):
             if code not in responses:
                 responses[code] = self._get_response_for_code(ERROR, code)
         return operation
+
+
+def errors(*codes: int) -> dict[int, OpenApiResponse]:
+    """The error answers of an operation for ``extend_schema(responses=...)``: each the one error shape."""
+    return {code: ERROR for code in codes}

@@ -175,3 +175,23 @@ def describe_tables(table_ids: Iterable[int], names: dict[int, str] | None = Non
     if missing:
         names.update(Player.objects.filter(pk__in=missing).values_list("pk", "display_name"))
     return {table_id: describe(r, names) for table_id, r in results.items()}
+
+
+def time_left_text(seconds: float) -> str:
+    """A remaining time in words, to the precision that matters ("2 days 3 h", "5 min", "40 s")."""
+    s = max(0, int(seconds))
+    if s >= 86400:
+        days = s // 86400
+        # Translators: a time left: days, then hours ("h" abbreviates hours).
+        return ngettext("%(days)d day %(hours)d h", "%(days)d days %(hours)d h", days) % {
+            "days": days,
+            "hours": s % 86400 // 3600,
+        }
+    if s >= 3600:
+        # Translators: a time left, abbreviated: hours ("h") and minutes ("min").
+        return _("%(hours)d h %(minutes)d min") % {"hours": s // 3600, "minutes": s % 3600 // 60}
+    if s >= 60:
+        # Translators: a time left, abbreviated: minutes.
+        return _("%(minutes)d min") % {"minutes": s // 60}
+    # Translators: a time left, abbreviated: seconds.
+    return _("%(seconds)d s") % {"seconds": s}

@@ -234,7 +234,6 @@ POSITIONAL_ALLOWED = {
     # A callback: recompute() calls ``progress(game, done, total)`` positionally.
     "ratings/services.py:progress_bar": "a progress callback",
     # A tiny pure helper used like reverse() (an absolute URL of a path): a keyword adds only noise.
-    "accounts/notify.py:site_url": "a tiny pure helper",
 }
 #: Whole modules left out (none today: add one only with its why).
 POSITIONAL_MODULES: set[str] = set()

@@ -16,7 +16,7 @@ from rest_framework.views import APIView
 from common.errors import InvalidInput, NotFound
 from common.pagination import CursorPage
 from common.players import request_player
-from common.schema import ERROR
+from common.schema import ERROR, errors
 from common.validation import ascii_int
 from games.models import GameKind, Player
 
@@ -52,10 +52,6 @@ from .serializers import (
 AUTH = [permissions.IsAuthenticated]
 
 
-def _errors(*codes: int) -> dict[int, Any]:
-    return {code: ERROR for code in codes}
-
-
 def _someone(request: Request) -> Player:
     data = PlayerRef(data=request.data)
     data.is_valid(raise_exception=True)
@@ -83,7 +79,7 @@ class LeagueListApi(APIView):
 
     @extend_schema(
         request=LeagueIn,
-        responses={201: LeagueOut, **_errors(400, 401, 403, 409)},
+        responses={201: LeagueOut, **errors(400, 401, 403, 409)},
         operation_id="leagues_create",
     )
     def post(self, request: Request) -> Response:
@@ -96,7 +92,7 @@ class LeagueListApi(APIView):
 
 
 class LeagueDetailApi(APIView):
-    @extend_schema(responses={200: LeagueDetailOut, **_errors(404)})
+    @extend_schema(responses={200: LeagueDetailOut, **errors(404)})
     def get(self, request: Request, slug: str) -> Response:
         return Response(LeagueDetailOut(selectors.league_detail(slug)).data)
 
@@ -104,7 +100,7 @@ class LeagueDetailApi(APIView):
 class LeagueJoinApi(APIView):
     permission_classes = AUTH
 
-    @extend_schema(request=None, responses={200: LeagueOut, **_errors(401, 404)})
+    @extend_schema(request=None, responses={200: LeagueOut, **errors(401, 404)})
     def post(self, request: Request, slug: str) -> Response:
         league = league_selectors.league(slug)
         services.league_join(league=league, player=request_player(request))
@@ -134,7 +130,7 @@ class TournamentListApi(generics.ListAPIView):
             OpenApiParameter("format", str, description="only this format, e.g. swiss"),
             OpenApiParameter("league", str, description="only this league's (its slug)"),
         ],
-        responses={200: TournamentOut(many=True), **_errors(400), 404: ERROR},
+        responses={200: TournamentOut(many=True), **errors(400), 404: ERROR},
         operation_id="tournaments_list",
     )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
@@ -142,7 +138,7 @@ class TournamentListApi(generics.ListAPIView):
 
     @extend_schema(
         request=TournamentIn,
-        responses={201: TournamentDetailOut, **_errors(400, 401, 403, 404)},
+        responses={201: TournamentDetailOut, **errors(400, 401, 403, 404)},
         operation_id="tournaments_create",
     )
     def post(self, request: Request) -> Response:
@@ -155,7 +151,7 @@ class TournamentListApi(generics.ListAPIView):
 
 
 class TournamentDetailApi(APIView):
-    @extend_schema(responses={200: TournamentDetailOut, **_errors(404)})
+    @extend_schema(responses={200: TournamentDetailOut, **errors(404)})
     def get(self, request: Request, tournament_id: int) -> Response:
         return Response(_tournament(tournament_id))
 
@@ -163,7 +159,7 @@ class TournamentDetailApi(APIView):
 class TournamentStandingsApi(APIView):
     @extend_schema(
         parameters=[OpenApiParameter("round", int, description="standings as they were after this round")],
-        responses={200: StandingOut(many=True), **_errors(400, 404)},
+        responses={200: StandingOut(many=True), **errors(400, 404)},
         operation_id="tournaments_standings_retrieve",  # as before the response was typed as a list
     )
     def get(self, request: Request, tournament_id: int) -> Response:
@@ -177,18 +173,18 @@ class TournamentStandingsApi(APIView):
 
 
 class TournamentRoundApi(APIView):
-    @extend_schema(responses={200: RoundOut, **_errors(404)})
+    @extend_schema(responses={200: RoundOut, **errors(404)})
     def get(self, request: Request, tournament_id: int, number: int) -> Response:
         return Response(RoundOut(selectors.round_detail(tournament_id, number)).data)
 
 
-def _action(name: str, call: Any, errors: tuple[int, ...], with_player: bool = False) -> type[APIView]:
+def _action(name: str, call: Any, codes: tuple[int, ...], with_player: bool = False) -> type[APIView]:
     class ActionApi(APIView):
         permission_classes = AUTH
 
         @extend_schema(
             request=PlayerRef if with_player else None,
-            responses={200: TournamentDetailOut, **_errors(*errors)},
+            responses={200: TournamentDetailOut, **errors(*codes)},
             operation_id=f"tournament_{name}",
         )
         def post(self, request: Request, tournament_id: int) -> Response:
@@ -232,7 +228,7 @@ class LateEntryApi(APIView):
 
     @extend_schema(
         request=LateEntryIn,
-        responses={201: LateEntryInvitationOut, **_errors(400, 401, 403, 404, 409)},
+        responses={201: LateEntryInvitationOut, **errors(400, 401, 403, 404, 409)},
         operation_id="tournament_late_entry",
     )
     def post(self, request: Request, tournament_id: int) -> Response:
@@ -256,7 +252,7 @@ class LateEntryInvitationListApi(APIView):
 
     permission_classes = AUTH
 
-    @extend_schema(responses={200: LateEntryInvitationOut(many=True), **_errors(401)})
+    @extend_schema(responses={200: LateEntryInvitationOut(many=True), **errors(401)})
     def get(self, request: Request) -> Response:
         rows = selectors.late_entry_invitations(request_player(request))
         return Response(LateEntryInvitationOut(rows, many=True).data)
@@ -269,7 +265,7 @@ class LateEntryInvitationActionApi(APIView):
 
     @extend_schema(
         request=None,
-        responses={200: LateEntryInvitationOut, **_errors(401, 403, 404, 409)},
+        responses={200: LateEntryInvitationOut, **errors(401, 403, 404, 409)},
         operation_id="late_entry_invitation_answer",
     )
     def post(self, request: Request, invitation_id: int, action: str) -> Response:
@@ -287,14 +283,14 @@ class OrganiserRequestListApi(APIView):
 
     permission_classes = AUTH
 
-    @extend_schema(responses={200: OrganiserRequestOut(many=True), **_errors(401)})
+    @extend_schema(responses={200: OrganiserRequestOut(many=True), **errors(401)})
     def get(self, request: Request) -> Response:
         rows = organiser_selectors.organiser_requests(request_player(request))
         return Response(OrganiserRequestOut(rows, many=True).data)
 
     @extend_schema(
         request=OrganiserRequestIn,
-        responses={201: OrganiserRequestOut, **_errors(400, 401, 403, 409)},
+        responses={201: OrganiserRequestOut, **errors(400, 401, 403, 409)},
         operation_id="organiser_requests_create",
     )
     def post(self, request: Request) -> Response:
@@ -311,7 +307,7 @@ class OrganiserRequestActionApi(APIView):
 
     @extend_schema(
         request=None,
-        responses={200: OrganiserRequestOut, **_errors(401, 403, 404, 409)},
+        responses={200: OrganiserRequestOut, **errors(401, 403, 404, 409)},
         operation_id="organiser_requests_decide",
     )
     def post(self, request: Request, request_id: int, action: str) -> Response:
@@ -333,7 +329,7 @@ class LadderListApi(APIView):
 
     @extend_schema(
         request=LadderIn,
-        responses={201: LadderOut, **_errors(400, 401, 403, 404, 409)},
+        responses={201: LadderOut, **errors(400, 401, 403, 404, 409)},
         operation_id="ladders_create",
     )
     def post(self, request: Request) -> Response:
@@ -347,7 +343,7 @@ class LadderListApi(APIView):
 
 
 class LadderDetailApi(APIView):
-    @extend_schema(responses={200: LadderOut, **_errors(404)})
+    @extend_schema(responses={200: LadderOut, **errors(404)})
     def get(self, request: Request, ladder_id: int) -> Response:
         return Response(_ladder(ladder_id))
 
@@ -359,7 +355,7 @@ class LadderActionApi(APIView):
 
     @extend_schema(
         request=ChallengeIn,
-        responses={200: LadderOut, 201: ChallengeOut, **_errors(400, 401, 403, 404, 409)},
+        responses={200: LadderOut, 201: ChallengeOut, **errors(400, 401, 403, 404, 409)},
         operation_id="ladders_action",
     )
     def post(self, request: Request, ladder_id: int, action: str) -> Response:
@@ -398,7 +394,7 @@ class ChallengeActionApi(APIView):
                 serializers=[ChallengeAcceptedOut, ChallengeOut],
                 resource_type_field_name=None,
             ),
-            **_errors(401, 403, 404, 409),
+            **errors(401, 403, 404, 409),
         },
     )
     def post(self, request: Request, challenge_id: int, action: str) -> Response:

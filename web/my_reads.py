@@ -19,13 +19,14 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext, pgettext
+from django.utils.translation import pgettext
 
+from common.site import site_url
 from games import selectors as game_reads
 from games.models import Player, Seat, Table
 from games.results import Ending
 from games.services.abandoned import ABANDONED
-from games.wording import SEAT_ENDINGS, ResultText, describe_tables, names_list, ordinal
+from games.wording import SEAT_ENDINGS, ResultText, describe_tables, names_list, ordinal, time_left_text
 from ratings.display import text as rating_text
 from ratings.models import Rating
 from tournaments.calendar import agenda
@@ -41,26 +42,6 @@ FINISHED_EVENTS = 3
 CHALLENGES = 20
 #: Ladder placings are read for this many ladders (a rating ladder's place needs its members' ratings).
 LADDERS = 10
-
-
-def time_left_text(seconds: float) -> str:
-    """A remaining time in words, to the precision that matters ("2 days 3 h", "5 min", "40 s")."""
-    s = max(0, int(seconds))
-    if s >= 86400:
-        days = s // 86400
-        # Translators: a time left: days, then hours ("h" abbreviates hours).
-        return ngettext("%(days)d day %(hours)d h", "%(days)d days %(hours)d h", days) % {
-            "days": days,
-            "hours": s % 86400 // 3600,
-        }
-    if s >= 3600:
-        # Translators: a time left, abbreviated: hours ("h") and minutes ("min").
-        return _("%(hours)d h %(minutes)d min") % {"hours": s // 3600, "minutes": s % 3600 // 60}
-    if s >= 60:
-        # Translators: a time left, abbreviated: minutes.
-        return _("%(minutes)d min") % {"minutes": s // 60}
-    # Translators: a time left, abbreviated: seconds.
-    return _("%(seconds)d s") % {"seconds": s}
 
 
 # ------------------------------------------------------------------ my tables
@@ -584,5 +565,5 @@ def whats_next(me: Player, now: datetime | None = None) -> WhatsNext:
         event=thing(event) if event else None,
         season_round=thing(first["season_round"]) if "season_round" in first else None,
         deadlines=[thing(i) for i in deadlines],
-        feed_url=agenda.absolute(reverse("calendar-feed", args=[feed.secret])),
+        feed_url=site_url(reverse("calendar-feed", args=[feed.secret])),
     )

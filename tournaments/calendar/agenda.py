@@ -93,28 +93,6 @@ def host() -> str:
     return urlsplit(settings.SITE_URL).hostname or "localhost"
 
 
-def absolute(path: str) -> str:
-    """A site path as an absolute address (what ``accounts.notify.site_url`` gives; tournaments do
-    not import accounts)."""
-    return settings.SITE_URL.rstrip("/") + path
-
-
-def countdown_text(seconds: float) -> str:
-    """How long until something, to the precision that matters ("2 days 3 h", "5 min")."""
-    s = max(0, int(seconds))
-    if s >= 86400:
-        days = s // 86400
-        return ngettext("%(days)d day %(hours)d h", "%(days)d days %(hours)d h", days) % {
-            "days": days,
-            "hours": s % 86400 // 3600,
-        }
-    if s >= 3600:
-        return _("%(hours)d h %(minutes)d min") % {"hours": s // 3600, "minutes": s % 3600 // 60}
-    if s >= 60:
-        return _("%(minutes)d min") % {"minutes": s // 60}
-    return _("%(seconds)d s") % {"seconds": s}
-
-
 # ------------------------------------------------------------------ how long things last
 def game_minutes(time_control: dict | None, seats: int) -> int:
     """A game's expected length: every player's base time plus the increment (or delay) for

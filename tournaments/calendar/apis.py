@@ -12,15 +12,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from common.players import request_player
-from common.schema import ERROR
+from common.schema import errors
 
 from ..competitions import selectors
 from ..serializers import TournamentDetailOut
 from . import starts
-
-
-def _errors(*codes: int) -> dict[int, Any]:
-    return {code: ERROR for code in codes}
 
 
 def _tournament(tournament_id: int) -> dict[str, Any]:
@@ -51,7 +47,7 @@ class PostponeApi(APIView):
 
     @extend_schema(
         request=PostponeIn,
-        responses={200: TournamentDetailOut, **_errors(400, 401, 403, 404, 409)},
+        responses={200: TournamentDetailOut, **errors(400, 401, 403, 404, 409)},
         operation_id="tournament_postpone",
     )
     def post(self, request: Request, tournament_id: int) -> Response:
@@ -73,7 +69,7 @@ class CallOffApi(APIView):
 
     @extend_schema(
         request=CallOffIn,
-        responses={200: TournamentDetailOut, **_errors(400, 401, 403, 404, 409)},
+        responses={200: TournamentDetailOut, **errors(400, 401, 403, 404, 409)},
         operation_id="tournament_call_off",
     )
     def post(self, request: Request, tournament_id: int) -> Response:

@@ -17,6 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from icalendar import Calendar, Event
 
+from common.site import site_url
 from games.models import Player
 
 from ..models import CalendarFeed, League
@@ -41,7 +42,7 @@ def _vevent(item: agenda.Item, *, stamp: dt.datetime) -> Event:
     ev.add("summary", item.title)
     words = [item.description, item.detail, item.league]
     ev.add("description", "\n".join(w for w in words if w))
-    ev.add("url", agenda.absolute(item.path))
+    ev.add("url", site_url(item.path))
     ev.add("sequence", item.sequence)
     if item.modified is not None:
         ev.add("last-modified", _utc(item.modified))

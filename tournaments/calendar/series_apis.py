@@ -15,7 +15,7 @@ from rest_framework.views import APIView
 
 from common.errors import NotFound
 from common.players import request_player
-from common.schema import ERROR
+from common.schema import errors
 
 from .. import selectors as league_selectors
 from ..models import EventSeries
@@ -23,10 +23,6 @@ from . import recurring
 
 #: How many next occurrences a series shows.
 NEXT = 5
-
-
-def _errors(*codes: int) -> dict[int, Any]:
-    return {code: ERROR for code in codes}
 
 
 # --------------------------------------------------------------- shapes
@@ -117,7 +113,7 @@ def _out(series_id: int) -> dict[str, Any]:
 class LeagueSeriesApi(APIView):
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
 
-    @extend_schema(responses={200: SeriesOut(many=True), **_errors(404)}, operation_id="league_series_list")
+    @extend_schema(responses={200: SeriesOut(many=True), **errors(404)}, operation_id="league_series_list")
     def get(self, request: Request, slug: str) -> Response:
         league = league_selectors.league(slug)
         rows = EventSeries.objects.filter(league=league).select_related("league").order_by("name", "pk")
@@ -125,7 +121,7 @@ class LeagueSeriesApi(APIView):
 
     @extend_schema(
         request=SeriesIn,
-        responses={201: SeriesOut, **_errors(400, 401, 403, 404)},
+        responses={201: SeriesOut, **errors(400, 401, 403, 404)},
         operation_id="league_series_create",
     )
     def post(self, request: Request, slug: str) -> Response:
@@ -139,13 +135,13 @@ class LeagueSeriesApi(APIView):
 class SeriesDetailApi(APIView):
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
 
-    @extend_schema(responses={200: SeriesOut, **_errors(404)}, operation_id="series_retrieve")
+    @extend_schema(responses={200: SeriesOut, **errors(404)}, operation_id="series_retrieve")
     def get(self, request: Request, series_id: int) -> Response:
         return Response(_out(series_id))
 
     @extend_schema(
         request=SeriesPatch,
-        responses={200: SeriesOut, **_errors(400, 401, 403, 404)},
+        responses={200: SeriesOut, **errors(400, 401, 403, 404)},
         operation_id="series_update",
         description="Changes apply to the occurrences not created yet; created ones are ordinary "
         "events, edited one by one.",
@@ -163,7 +159,7 @@ class SeriesDetailApi(APIView):
 
     @extend_schema(
         request=None,
-        responses={200: SeriesDeletedOut, **_errors(401, 403, 404)},
+        responses={200: SeriesDeletedOut, **errors(401, 403, 404)},
         operation_id="series_destroy",
         description="No more occurrences are created; the created ones stay as ordinary events.",
     )
@@ -177,7 +173,7 @@ class SeriesSkipApi(APIView):
 
     @extend_schema(
         request=SkipIn,
-        responses={200: SeriesOut, **_errors(400, 401, 403, 404, 409)},
+        responses={200: SeriesOut, **errors(400, 401, 403, 404, 409)},
         operation_id="series_skip",
         description="The occurrence on that local date is not created; if it was and has not "
         "started, it is called off and its players are told.",

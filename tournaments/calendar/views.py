@@ -16,6 +16,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from common.players import request_player
+from common.site import site_url
+from games.wording import time_left_text
 
 from ..models import League
 from . import agenda, feeds
@@ -79,10 +81,10 @@ def league_calendar_page(request: HttpRequest, slug: str) -> HttpResponse:
         "league": league,
         "days": day_groups(items),
         "next": following,
-        "countdown": agenda.countdown_text((following.starts - now).total_seconds()) if following else "",
+        "countdown": time_left_text((following.starts - now).total_seconds()) if following else "",
         "now": now,
-        "feed_url": agenda.absolute(feed),
-        "webcal_url": "webcal://" + agenda.absolute(feed).split("://", 1)[-1],
+        "feed_url": site_url(feed),
+        "webcal_url": "webcal://" + site_url(feed).split("://", 1)[-1],
         "zone": timezone.get_current_timezone_name(),
     }
     return render(request, "calendar/league.html", context)

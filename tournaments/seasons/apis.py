@@ -14,7 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from common.players import request_player
-from common.schema import ERROR
+from common.schema import errors
 
 from .. import selectors as league_selectors
 from ..models import Season
@@ -37,10 +37,6 @@ from .serializers import (
 AUTH = [permissions.IsAuthenticated]
 
 
-def _errors(*codes: int) -> dict[int, Any]:
-    return {code: ERROR for code in codes}
-
-
 def season_body(season_id: int) -> dict[str, Any]:
     """A season as ``SeasonDetailOut`` describes it."""
     season = selectors.season(season_id)
@@ -58,7 +54,7 @@ def season_body(season_id: int) -> dict[str, Any]:
 class LeagueSeasonsApi(APIView):
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
 
-    @extend_schema(responses={200: SeasonOut(many=True), **_errors(404)}, operation_id="league_seasons_list")
+    @extend_schema(responses={200: SeasonOut(many=True), **errors(404)}, operation_id="league_seasons_list")
     def get(self, request: Request, slug: str) -> Response:
         league = league_selectors.league(slug)
         seasons = Season.objects.filter(league=league).select_related("league").order_by("-pk")
@@ -66,7 +62,7 @@ class LeagueSeasonsApi(APIView):
 
     @extend_schema(
         request=SeasonIn,
-        responses={201: SeasonDetailOut, **_errors(400, 401, 403, 404)},
+        responses={201: SeasonDetailOut, **errors(400, 401, 403, 404)},
         operation_id="league_seasons_create",
     )
     def post(self, request: Request, slug: str) -> Response:
@@ -83,13 +79,13 @@ class LeagueSeasonsApi(APIView):
 class SeasonDetailApi(APIView):
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
 
-    @extend_schema(responses={200: SeasonDetailOut, **_errors(404)}, operation_id="seasons_retrieve")
+    @extend_schema(responses={200: SeasonDetailOut, **errors(404)}, operation_id="seasons_retrieve")
     def get(self, request: Request, season_id: int) -> Response:
         return Response(season_body(season_id))
 
     @extend_schema(
         request=SeasonSettingsIn,
-        responses={200: SeasonDetailOut, **_errors(400, 401, 403, 404, 409)},
+        responses={200: SeasonDetailOut, **errors(400, 401, 403, 404, 409)},
         operation_id="seasons_update",
     )
     def patch(self, request: Request, season_id: int) -> Response:
@@ -100,18 +96,18 @@ class SeasonDetailApi(APIView):
 
 
 class SeriesTableApi(APIView):
-    @extend_schema(responses={200: SeriesRowOut(many=True), **_errors(404)}, operation_id="seasons_series")
+    @extend_schema(responses={200: SeriesRowOut(many=True), **errors(404)}, operation_id="seasons_series")
     def get(self, request: Request, season_id: int) -> Response:
         return Response(SeriesRowOut(selectors.series_table(selectors.season(season_id)), many=True).data)
 
 
-def _action(name: str, call: Any, errors: tuple[int, ...], body: Any = None) -> type[APIView]:
+def _action(name: str, call: Any, codes: tuple[int, ...], body: Any = None) -> type[APIView]:
     class ActionApi(APIView):
         permission_classes = AUTH
 
         @extend_schema(
             request=body,
-            responses={200: SeasonDetailOut, **_errors(*errors)},
+            responses={200: SeasonDetailOut, **errors(*codes)},
             operation_id=f"season_{name}",
         )
         def post(self, request: Request, season_id: int) -> Response:
