@@ -16,6 +16,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext
 
+from games.clocks import TimeControl
 from games.wording import names_list, ordinal
 
 from .models import EmailMode
@@ -48,6 +49,8 @@ KINDS: dict[str, Kind] = {
         ),
         Kind("round", gettext_lazy("Your event's round is paired, or you got a bye"), "immediate"),
         Kind("queue_table", gettext_lazy("A ladder's matchmaking queue found you a table"), "immediate"),
+        # Not mailed unless asked for: the table starts at once, on the page the player waits on.
+        Kind("pool_table", gettext_lazy("Quick pairing found you a table"), "off"),
         Kind(
             "event",
             gettext_lazy(
@@ -99,6 +102,15 @@ def moment(p: dict[str, Any], name: str) -> str:
             written = formats.date_format(timezone.localtime(at, zone), pgettext("date format", "D d M H:i"))
             return f"{written} ({getattr(zone, 'key', str(zone))})"
     return str(p.get(name, ""))
+
+
+def _pool_table(p: dict[str, Any]) -> str:
+    """A quick pairing table: its clock, rated or not, whom against."""
+    clock = TimeControl.from_dict(p.get("time_control") or None).describe()
+    args = {"clock": clock, "opponents": _names(p["opponents"]), "table": p["table"]}
+    if p.get("rated"):
+        return _("Rated, %(clock)s, against %(opponents)s (table %(table)s).") % args
+    return _("Casual, %(clock)s, against %(opponents)s (table %(table)s).") % args
 
 
 def _time_low(p: dict[str, Any]) -> str:
@@ -253,6 +265,8 @@ def title(kind: str, p: dict[str, Any]) -> str:
         return _challenge_answer(p)
     if kind == "queue_table":
         return _("Your table in %(ladder)s is ready") % {"ladder": p["ladder"]}
+    if kind == "pool_table":
+        return _("Your %(game)s table is ready (quick pairing)") % {"game": p["game"]}
     if kind == "round":
         args = {"event": p["event"], "round": p["round"]}
         if p.get("deadline_near"):
@@ -313,6 +327,8 @@ def detail(kind: str, p: dict[str, Any], extra: dict[str, Any] | None = None) ->
             "opponents": _names(p["opponents"]),
             "table": p["table"],
         }
+    if kind == "pool_table":
+        return _pool_table(p)
     if kind == "round" and (p.get("deadline_at") or p.get("deadline")):
         return _round_deadline(p)
     if kind == "round" and (p.get("starts_at") or p.get("starts")):

@@ -24,6 +24,7 @@ from common import devices
 from common.errors import ServiceError
 from common.redirects import redirect_next
 from common.throttles import client_address
+from games import blocks as game_blocks
 from games import services as games
 from tournaments.calendar import feeds as calendar_feeds
 from tournaments.calendar import views as calendar_views
@@ -83,6 +84,7 @@ def settings_account(request: HttpRequest) -> HttpResponse:
     # The private calendar feed's address, created the first time (tournaments.calendar.feeds).
     feed = calendar_feeds.feed_for(player=user.player)
     context["calendar_feed_url"] = notify.site_url(reverse("calendar-feed", args=[feed.secret]))
+    context["blocks"] = list(game_blocks.blocked_by(user.player))
     return render(request, "accounts/settings_account.html", context)
 
 

@@ -28,6 +28,7 @@ from tournaments.events import (
     Entry,
     EventNews,
     LateEntryNews,
+    PoolTableFormed,
     QueueTableFormed,
     RoundPaired,
     SeasonNews,
@@ -36,6 +37,7 @@ from tournaments.events import (
     event_changed,
     late_entry_answered,
     late_entry_invited,
+    pool_table_formed,
     queue_table_formed,
     round_deadline_near,
     round_paired,
@@ -288,6 +290,30 @@ def on_queue_table(*, formed: QueueTableFormed, **_: Any) -> None:
                 "ladder_id": formed.ladder_id,
                 "table": formed.table_id,
                 "game": game_name(formed.game),
+                "opponents": [o.name for o in formed.players if o != me],
+            },
+            url=reverse("table", args=[formed.table_id]),
+        )
+
+
+@receiver(pool_table_formed)
+def on_pool_table(*, formed: PoolTableFormed, **_: Any) -> None:
+    """Each player a quick pairing pool seated is told their table is ready (with its link), in
+    case their lobby is not open (or not live)."""
+    for me in formed.players:
+        if me.user_id is None:
+            continue
+        notify(
+            user_id=me.user_id,
+            kind="pool_table",
+            key=f"pool-table:{formed.table_id}",
+            params={
+                "pool": formed.pool_id,
+                "table": formed.table_id,
+                "game": game_name(formed.game),
+                "players": len(formed.players),
+                "time_control": dict(formed.time_control),
+                "rated": formed.rated,
                 "opponents": [o.name for o in formed.players if o != me],
             },
             url=reverse("table", args=[formed.table_id]),

@@ -32,7 +32,7 @@ from django.utils.translation import gettext_lazy
 from common.errors import Conflict, Forbidden, InvalidInput
 from games import names
 from games import services as games
-from games.models import Player, Seat, Table
+from games.models import Block, Player, Seat, Table
 from ratings.models import Rating, RatingChange
 from tournaments import ladders
 from tournaments.competitions import services as events
@@ -362,7 +362,8 @@ def scrub_name(*, player: Player, old: str, label: str) -> None:
 def delete_account(*, user: User, password: str) -> None:
     """Delete an account, keeping every game and result: the player is renamed "deleted player
     N", its personal data (name, address, preferences, notifications, sessions, token) removed,
-    its games in play resigned, its open seats, registrations, ladder places and challenges left.
+    its games in play resigned, its open seats, registrations, ladder places and challenges left,
+    its blocks (made and received) removed.
     """
     if not user.check_password(password):
         raise Forbidden(_("the password is not right: the account was not deleted"))
@@ -397,6 +398,8 @@ def delete_account(*, user: User, password: str) -> None:
         for member in LadderMember.objects.filter(player=player).select_related("ladder"):
             ladders.ladder_leave(ladder=member.ladder, player=player)
         QueueEntry.objects.filter(player=player).delete()
+        # Their blocks (personal data) and the blocks of them (they play no more) go too.
+        Block.objects.filter(Q(player=player) | Q(blocked=player)).delete()
 
         old_name, label = player.display_name, anonymous_name(player=player)
         username_key = player.username_key

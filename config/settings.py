@@ -23,14 +23,12 @@ import os
 from pathlib import Path
 
 import dj_database_url
-from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
-from accounts import task_names as accounts_tasks
 from common import redis_url
 from games import task_names as games_tasks
-from ratings import task_names as ratings_tasks
-from tournaments import task_names as tournaments_tasks
+
+from . import beat
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 PROFILE = os.environ.get("DJANGO_PROFILE", "local")
@@ -389,9 +387,12 @@ LOCAL_SWEEPS = [
     "games.services.abandoned.local_end_abandoned",
     "common.metrics.local_compaction",
     "tournaments.calendar.tick.local_tick",
+    "tournaments.play_now.local_wave",
 ]
 #: How often the calendar ticks (tournaments.calendar.tick): a scheduled event is paired within this.
 CALENDAR_TICK_SECONDS = float(os.environ.get("CALENDAR_TICK_SECONDS", "10"))
+#: How often quick pairing pools and arenas pair who waits (tournaments.play_now).
+PLAY_NOW_WAVE_SECONDS = float(os.environ.get("PLAY_NOW_WAVE_SECONDS", "3"))
 
 # Retention (common.retention, accounts.sweeps, games.retention): see docs/operators/backups.md.
 #: Read notifications are deleted this many days after they were read; unread ones this many
@@ -500,51 +501,13 @@ CELERY_TASK_ROUTES = {
     # Mail and notification sweeps: the default queue (or MAIL_QUEUE), never behind clocks or bots.
     "accounts.tasks.*": {"queue": os.environ.get("MAIL_QUEUE", "default")},
 }
-CELERY_BEAT_SCHEDULE = {
-    "clock-sweep": {
-        "task": games_tasks.CLOCK_SWEEP,
-        "schedule": CLOCK_SWEEP_SECONDS,
-        "options": {"expires": CLOCK_SWEEP_SECONDS * 5},
-    },
-    "bot-sweep": {
-        "task": games_tasks.BOT_SWEEP,
-        "schedule": BOT_SWEEP_SECONDS,
-        "options": {"expires": BOT_SWEEP_SECONDS * 5},
-    },
-    "calendar-tick": {"task": tournaments_tasks.CALENDAR_TICK, "schedule": CALENDAR_TICK_SECONDS},
-    "ladder-housekeeping": {
-        "task": tournaments_tasks.LADDER_HOUSEKEEPING,
-        "schedule": 10.0,
-        "options": {"expires": 60},
-    },
-    "ratings-pending": {"task": ratings_tasks.RATE_PENDING, "schedule": 60.0, "options": {"expires": 300}},
-    "mail-sweep": {"task": accounts_tasks.MAIL_SWEEP, "schedule": 15.0, "options": {"expires": 60}},
-    "notify-sweep": {"task": accounts_tasks.NOTIFY_SWEEP, "schedule": 30.0, "options": {"expires": 120}},
-    "guest-cleanup": {"task": games_tasks.GUEST_CLEANUP, "schedule": 3600.0, "options": {"expires": 1800}},
-    "abandoned-guest-tables": {
-        "task": games_tasks.END_ABANDONED_GUEST_TABLES,
-        "schedule": 3600.0,
-        "options": {"expires": 1800},
-    },
-    # Retention (docs/operators/backups.md): at fixed times of day, so a beat restarted daily (its schedule
-    # file lost with the container) still runs them; each is idempotent and batched.
-    "retention": {
-        "task": accounts_tasks.RETENTION_SWEEP,
-        "schedule": crontab(hour=RETENTION_HOUR, minute=10),
-        "options": {"expires": 3600},
-    },
-    "archive-positions": {
-        "task": games_tasks.ARCHIVE_POSITIONS,
-        "schedule": crontab(hour=RETENTION_HOUR, minute=30),
-        "options": {"expires": 3600},
-    },
-    # The metrics files of ended processes where the worker runs, merged (common.metrics_files).
-    "metrics-compaction": {
-        "task": games_tasks.COMPACT_METRICS,
-        "schedule": 3600.0,
-        "options": {"expires": 1800},
-    },
-}
+CELERY_BEAT_SCHEDULE = beat.schedule(
+    CLOCK_SWEEP_SECONDS=CLOCK_SWEEP_SECONDS,
+    BOT_SWEEP_SECONDS=BOT_SWEEP_SECONDS,
+    CALENDAR_TICK_SECONDS=CALENDAR_TICK_SECONDS,
+    PLAY_NOW_WAVE_SECONDS=PLAY_NOW_WAVE_SECONDS,
+    RETENTION_HOUR=RETENTION_HOUR,
+)
 
 LOGGING = {
     "version": 1,

@@ -11,7 +11,7 @@ from config.metrics import metrics
 from ratings import pages as rating_pages
 from tournaments import pages as tournament_pages
 from web import pages
-from web.player_page import player_page
+from web.player_page import player_block_page, player_page
 from web.signin import AdminSignInForm, SignInView, admin_sign_in
 
 register_id_converter()
@@ -49,12 +49,14 @@ urlpatterns = [
     path("accounts/signup/check-mail/", pages.signup_check_mail, name="signup-check-mail"),
     path("ratings/<str:game>/", rating_pages.leaderboard_page, name="leaderboard"),
     path("players/<id:player_id>/", player_page, name="player"),
+    path("players/<id:player_id>/<str:action>/", player_block_page, name="player-block"),
     path("tournaments/", tournament_pages.tournament_list_page, name="tournaments"),
     path("ladders/", tournament_pages.ladder_list_page, name="ladders"),
     path("leagues/", tournament_pages.league_list_page, name="leagues"),
     path("leagues/<slug:slug>/", tournament_pages.league_page, name="league"),
     path("", include("tournaments.competitions.urls")),
     path("", include("tournaments.ladders.urls")),
+    path("", include("tournaments.pools.urls")),
     path("", include("tournaments.organising.urls")),
     path("", include("tournaments.calendar.urls")),
     path("", include("tournaments.seasons.urls")),

@@ -10,7 +10,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils.translation import pgettext_lazy
 
 import engine
@@ -305,3 +305,19 @@ class Heartbeat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} at {self.at:%Y-%m-%d %H:%M:%S}"
+
+
+class Block(models.Model):
+    """A player who does not want to play with another: quick pairing and the ladders' queues
+    never seat them together (events are the exception: a block never skips a pairing)."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="blocks")
+    blocked = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="blocked_by")
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["player", "blocked"], name="block_unique"),
+            models.CheckConstraint(condition=~Q(player=F("blocked")), name="block_not_self"),
+        ]

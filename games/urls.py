@@ -2,7 +2,7 @@ from django.urls import path
 
 from common.validation import register_id_converter
 
-from . import apis, review_api
+from . import apis, blocks_api, review_api
 
 register_id_converter()
 
@@ -23,4 +23,6 @@ urlpatterns = [
     path("tables/<id:table_id>/review/", review_api.TableReviewApi.as_view(), name="api-table-review"),
     path("players/", apis.PlayerListApi.as_view(), name="api-players"),
     path("players/<id:player_id>/", apis.PlayerDetailApi.as_view(), name="api-player"),
+    path("players/<id:player_id>/block/", blocks_api.PlayerBlockApi.as_view(), name="api-player-block"),
+    path("blocks/", blocks_api.BlockListApi.as_view(), name="api-blocks"),
 ]

@@ -10,7 +10,7 @@ from typing import Any
 from asgiref.sync import sync_to_async
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import close_old_connections
-from django.db.models import CharField, Count, F, Max, Sum, Value
+from django.db.models import CharField, Count, F, Max, Q, Sum, Value
 
 from accounts.models import Notification
 from common.validation import ascii_int
@@ -18,7 +18,17 @@ from games import selectors
 from games import services as games
 from games.models import Player, Seat, Table
 from games.serializers import TableDetailOut
-from tournaments.models import Challenge, Ladder, LadderMember, QueueEntry, Registration, Tournament
+from tournaments.models import (
+    ArenaPlayer,
+    ArenaTable,
+    Challenge,
+    Ladder,
+    LadderMember,
+    PoolEntry,
+    QueueEntry,
+    Registration,
+    Tournament,
+)
 
 
 def dumps(data: Any) -> str:
@@ -136,21 +146,35 @@ def _topic_version(topic: str) -> str:
     every ``LIVE_POLL_SECONDS`` by the hub: one query or two per topic)."""
     close_old_connections()
     kind, _, ref = topic.partition(":")
-    if kind == "lobby":
-        return selectors.lobby_version(None)
+    if kind == "lobby":  # its tables, and who waits in the quick pairing pools ("Play now")
+        waiting = PoolEntry.objects.aggregate(n=Count("id"), newest=Max("id"))
+        return f"{selectors.lobby_version(None)}-{waiting['n']}-{waiting['newest']}"
     n = int(ref)
     if kind == "player":
         user_id = Player.objects.filter(pk=n).values_list("user_id", flat=True).first()
         found = _player(n, user_id or 0, None) if user_id else None
         return found[0] if found else "gone"
     if kind == "tournament":
-        t = Tournament.objects.filter(pk=n).values("status", "current_round", "paused").first()
+        t = Tournament.objects.filter(pk=n).values("status", "current_round", "paused", "format").first()
         play = Table.objects.filter(round_table__round__tournament_id=n).aggregate(
             n=Count("id"), actions=Sum("actions"), ended=Max("finished_at")
         )
         regs = Registration.objects.filter(tournament_id=n).aggregate(
             n=Count("id"), latest=Max("registered_at")
         )
+        if t is not None and t["format"] == Tournament.Format.ARENA:  # its leaderboard and tables
+            board = ArenaPlayer.objects.filter(tournament_id=n).aggregate(
+                n=Count("id"),
+                points=Sum("points"),
+                games=Sum("games"),
+                seated=Count("table_id"),
+                paused=Count("id", filter=Q(paused=True)),
+                gone=Count("id", filter=Q(withdrawn=True)),
+            )
+            tables = ArenaTable.objects.filter(tournament_id=n).aggregate(
+                n=Count("id"), counted=Count("id", filter=Q(counted=True)), newest=Max("id")
+            )
+            return dumps([t, play, regs, board, tables])
         return dumps([t, play, regs])
     ladder = Challenge.objects.filter(ladder_id=n).aggregate(
         n=Count("id"), newest=Max("id"), answered=Max("answered_at")

@@ -14,17 +14,22 @@ from django.dispatch import receiver
 from accounts.models import Notification
 from games.events import PlayerRef, game_finished, table_changed
 from tournaments.events import (
+    ArenaChanged,
     ChallengeNews,
     Entry,
     EventNews,
     LateEntryNews,
+    PoolTableFormed,
     QueueTableFormed,
     ResultRecorded,
     RoundPaired,
+    arena_changed,
     challenge_changed,
     entered,
     event_changed,
     late_entry_answered,
+    pool_changed,
+    pool_table_formed,
     queue_changed,
     queue_table_formed,
     result_recorded,
@@ -78,6 +83,20 @@ def on_queue_table(*, formed: QueueTableFormed, **_: Any) -> None:
     publish(f"ladder:{formed.ladder_id}", *(f"player:{p.id}" for p in formed.players))
 
 
+@receiver(pool_changed)
+def on_pool(*, pool_id: int, players: tuple[int, ...] = (), **_: Any) -> None:
+    """Who waits in a quick pairing pool changed: the lobbies' "Play now" counts, and the pages of
+    the players who joined, left or were let go."""
+    publish("lobby", *(f"player:{p}" for p in players))
+
+
+@receiver(pool_table_formed)
+def on_pool_table(*, formed: PoolTableFormed, **_: Any) -> None:
+    """The lobby of each seated player reads its "Play now" fragment again: it links to their table
+    now, and the page goes there (static/js/live.js, ``data-go``)."""
+    publish("lobby", *(f"player:{p.id}" for p in formed.players))
+
+
 @receiver(round_paired)
 def on_round(*, paired: RoundPaired, **_: Any) -> None:
     publish(f"tournament:{paired.tournament_id}", "lobby")
@@ -86,6 +105,13 @@ def on_round(*, paired: RoundPaired, **_: Any) -> None:
 @receiver(event_changed)
 def on_event(*, event: EventNews, **_: Any) -> None:
     publish(f"tournament:{event.tournament_id}", "lobby")
+
+
+@receiver(arena_changed)
+def on_arena(*, arena: ArenaChanged, **_: Any) -> None:
+    """An arena's leaderboard changed; the pages of players it seated read their fragment again
+    (it links to their table now, and the page goes there: ``data-go``)."""
+    publish(f"tournament:{arena.tournament_id}", *(f"player:{p}" for p in arena.players))
 
 
 @receiver(entered)

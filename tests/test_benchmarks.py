@@ -77,6 +77,18 @@ def test_matchmaking() -> None:
     assert "arrivals/min" in run("matchmaking", "--minutes", "2")
 
 
+def test_arena() -> None:
+    """The arena and quick pairing simulation, tiny: every table size's row is printed."""
+    out = run(
+        "arena", "--players", "12", "--minutes", "5", "--pool-players", "40", "--arrival-minutes", "1",
+        "--seats", "2", "3", "4",
+    )  # fmt: skip
+    for seats in (2, 3, 4):  # the service's patience, then none
+        assert re.search(rf"^\s+{seats}\s+[1-9]\d*s\s+\d+\s+\d+\s+[\d.]+%", out, re.M), out
+        assert re.search(rf"^\s+{seats}\s+0s\s+\d+\s+\d+\s+[\d.]+%", out, re.M), out
+    assert "burst, all at once     3" in out
+
+
 def test_pairing() -> None:
     out = run("pairing", "--players", "16", "--rounds", "2", "--repeat", "1", "--seats", "2", "4")
     assert "16 players, 2-seat tables" in out and "16 players, 4-seat tables" in out

@@ -30,11 +30,15 @@ from rest_framework.test import APIClient
 from accounts.models import Notification
 from engine.playout import random_step
 from games import services as games
-from games.models import Player, Seat, Table
+from games.models import Block, Player, Seat, Table
 from tournaments import ladders
+from tournaments.arena import services as arena
+from tournaments.arena import wave as arena_wave
 from tournaments.calendar import recurring
 from tournaments.competitions import services
 from tournaments.models import (
+    ArenaPlayer,
+    ArenaTable,
     Challenge,
     EventSeries,
     Ladder,
@@ -43,11 +47,14 @@ from tournaments.models import (
     League,
     OrganiserRequest,
     OrganiserRole,
+    Pool,
+    PoolEntry,
     QueueEntry,
     Registration,
     Round,
     Tournament,
 )
+from tournaments.pools import services as pools
 
 from .games.conftest import Actor, as_organiser
 
@@ -439,6 +446,91 @@ def case_series_skip(w: World, role: str) -> Case:
     )
 
 
+def case_block(w: World, role: str) -> Case:
+    """Everyone blocks the seated player (the seated player: themselves)."""
+    return f"/api/v1/players/{w.seated.player.pk}/block/", {}, lambda: sorted(Block.objects.values_list())
+
+
+def case_unblock(w: World, role: str) -> Case:
+    """Each role with an account had blocked the seated player, and lifts it."""
+    actor = w.actor(role)
+    if actor is not None and role != "seated":
+        Block.objects.create(player=actor.player, blocked=w.seated.player)
+    return f"/api/v1/players/{w.seated.player.pk}/block/", {}, lambda: sorted(Block.objects.values_list())
+
+
+def case_quick_pairing(w: World, role: str) -> Case:
+    """The seated player waits in the pool already: joining it again keeps their place, leaving
+    takes them out; nobody else waits anywhere (leaving is then a no-op)."""
+    pool = Pool.objects.create(game="shacru", players=3, time_control={"kind": "fischer", "base": 300.0})
+    pools.pool_join(player=w.seated.player, pool_id=pool.pk)
+    return (
+        "/api/v1/quick-pairing/",
+        {"pool": pool.pk},
+        lambda: sorted(PoolEntry.objects.values_list("player_id", "pool_id", "joined")),
+    )
+
+
+def _arena(w: World, *, running: bool = True, table: bool = False) -> Tournament:
+    """A two-seat arena with a clock and berserk, the seated player and one more in it; started,
+    and paired once (``table``)."""
+    t = services.tournament_create(
+        organiser=w.org.player,
+        league=w.league,
+        name="Arena",
+        game="shacru",
+        seats=2,
+        format="arena",
+        duration_minutes=30,
+        time_control={"kind": "fischer", "base": 300.0},
+    )
+    arena.arena_join(tournament_id=t.pk, player=w.seated.player)
+    arena.arena_join(tournament_id=t.pk, player=Actor("arenamate").player)
+    if running:
+        services.start(tournament_id=t.pk, by=w.org.player)
+    if table:
+        arena_wave.pair_arena(tournament_id=t.pk, now=timezone.now())
+    return t
+
+
+def _arena_state(pk: int) -> Callable[[], Any]:
+    return lambda: (
+        _tournament_state(pk)(),
+        sorted(
+            ArenaPlayer.objects.filter(tournament_id=pk).values_list(
+                "player_id", "paused", "withdrawn", "free_since", "table_id"
+            )
+        ),
+        sorted(ArenaTable.objects.filter(tournament_id=pk).values_list("table_id", "berserk")),
+    )
+
+
+def _arena_case(action: str, paused: bool = False) -> Callable[[World, str], Case]:
+    """A running arena the seated player plays in (paused first, for resume)."""
+
+    def case(w: World, role: str) -> Case:
+        t = _arena(w)
+        if paused:
+            arena.arena_pause(tournament_id=t.pk, player=w.seated.player)
+        return f"/api/v1/tournaments/{t.pk}/arena/{action}/", {}, _arena_state(t.pk)
+
+    return case
+
+
+def case_berserk(w: World, role: str) -> Case:
+    """The seated player's arena table, nobody has moved yet."""
+    t = _arena(w, table=True)
+    table_id = ArenaTable.objects.get(tournament=t).table_id
+    return (
+        f"/api/v1/tables/{table_id}/berserk/",
+        {},
+        lambda: (
+            Table.objects.filter(pk=table_id).values_list("clocks", "deadline").first(),
+            _arena_state(t.pk)(),
+        ),
+    )
+
+
 def _tomorrow(w: World) -> dict[str, Any]:
     return {"starts_at": (timezone.now() + timedelta(days=1)).isoformat()}
 
@@ -513,10 +605,19 @@ OPERATIONS: list[tuple[str, str, Callable[[World, str], Case]]] = [
         _tournament_case("postpone", "registration", body=_tomorrow),
     ),
     ("POST /api/v1/tournaments/{tournament_id}/call-off/", "", _tournament_case("call-off", "registration")),
+    ("POST /api/v1/tournaments/{tournament_id}/arena/join/", "", _arena_case("join")),
+    ("POST /api/v1/tournaments/{tournament_id}/arena/pause/", "", _arena_case("pause")),
+    ("POST /api/v1/tournaments/{tournament_id}/arena/resume/", "", _arena_case("resume", paused=True)),
+    ("POST /api/v1/tournaments/{tournament_id}/arena/withdraw/", "", _arena_case("withdraw")),
+    ("POST /api/v1/tables/{table_id}/berserk/", "", case_berserk),
     ("POST /api/v1/leagues/{slug}/series/", "", case_series_create),
     ("PATCH /api/v1/series/{series_id}/", "", case_series_change),
     ("DELETE /api/v1/series/{series_id}/", "", case_series_change),
     ("POST /api/v1/series/{series_id}/skip/", "", case_series_skip),
+    ("POST /api/v1/quick-pairing/", "", case_quick_pairing),
+    ("DELETE /api/v1/quick-pairing/", "", case_quick_pairing),
+    ("POST /api/v1/players/{player_id}/block/", "", case_block),
+    ("DELETE /api/v1/players/{player_id}/block/", "", case_unblock),
 ]
 
 #: Write operations whose matrix is in another file, with the world and roles of this one.
@@ -598,14 +699,33 @@ MATRIX: dict[str, dict[str, int]] = {
     "POST /api/v1/late-entry-invitations/{invitation_id}/{action}/ decline": PARTICIPANT_ONLY,
     "POST /api/v1/tournaments/{tournament_id}/postpone/": ORGANISERS_ONLY,
     "POST /api/v1/tournaments/{tournament_id}/call-off/": ORGANISERS_ONLY,
+    # anyone with an account joins a running arena (guests never); the seated player is in already
+    "POST /api/v1/tournaments/{tournament_id}/arena/join/": _row(401, 403, 200, 409, 200, 200, 200),
+    # one's own place in the arena: whoever is not in it has nothing to pause, resume or leave (409)
+    "POST /api/v1/tournaments/{tournament_id}/arena/pause/": _row(401, 409, 409, 200, 409, 409, 409),
+    "POST /api/v1/tournaments/{tournament_id}/arena/resume/": _row(401, 409, 409, 200, 409, 409, 409),
+    "POST /api/v1/tournaments/{tournament_id}/arena/withdraw/": _row(401, 409, 409, 200, 409, 409, 409),
+    # one's own clock at one's own arena table
+    "POST /api/v1/tables/{table_id}/berserk/": PARTICIPANT_ONLY,
     "POST /api/v1/leagues/{slug}/series/": _row(401, 403, 403, 403, 201, 403, 201),
     "PATCH /api/v1/series/{series_id}/": ORGANISERS_ONLY,
     "DELETE /api/v1/series/{series_id}/": ORGANISERS_ONLY,
     "POST /api/v1/series/{series_id}/skip/": ORGANISERS_ONLY,
+    # any account but a guest (guests play bots); the seated player waits there already (kept)
+    "POST /api/v1/quick-pairing/": _row(401, 403, 200, 200, 200, 200, 200),
+    # leaving: only the seated player waits anywhere; for the others a no-op (checked)
+    "DELETE /api/v1/quick-pairing/": _row(401, 204, 204, 204, 204, 204, 204),
+    # any account blocks anyone but themselves (400) and house bots (games.blocks)
+    "POST /api/v1/players/{player_id}/block/": _row(401, 201, 201, 400, 201, 201, 201),
+    "DELETE /api/v1/players/{player_id}/block/": _row(401, 204, 204, 400, 204, 204, 204),
 }
 
 #: Operations a non-participant may call with a 2xx answer that must change nothing.
-NO_OPS = {"POST /api/v1/ladders/{ladder_id}/{action}/ unqueue", "POST /api/v1/notifications/read/"}
+NO_OPS = {
+    "POST /api/v1/ladders/{ladder_id}/{action}/ unqueue",
+    "POST /api/v1/notifications/read/",
+    "DELETE /api/v1/quick-pairing/",
+}
 
 
 def _key(op: str, action: str) -> str:

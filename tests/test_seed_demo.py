@@ -6,10 +6,22 @@ from __future__ import annotations
 import pytest
 from django.core.management import call_command
 from django.test import Client
+from django.utils import timezone
 from django.utils.dateparse import parse_datetime as parse
 
 from games.models import Player
-from tournaments.models import Challenge, EventSeries, Ladder, League, QueueEntry, Season, Tournament
+from tournaments.models import (
+    ArenaPlayer,
+    Challenge,
+    EventSeries,
+    Ladder,
+    League,
+    Pool,
+    PoolEntry,
+    QueueEntry,
+    Season,
+    Tournament,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -25,6 +37,7 @@ def test_the_demo_has_events_in_every_state_and_every_page_of_them_answers() -> 
         "Summer season: Division 2": "finished",
         "Autumn season: Division 1": "running",
         "Autumn season: Division 2": "running",
+        "Friday Night Arena": "running",
     }
     # The seasons: Summer played and closed, Autumn (which it opened) running, round 1 played.
     summer, autumn = Season.objects.order_by("pk")
@@ -46,6 +59,21 @@ def test_the_demo_has_events_in_every_state_and_every_page_of_them_answers() -> 
     assert occurrence.status == "registration" and occurrence.registrations.count() == 2
     assert Challenge.objects.filter(status="pending", challenged__user__username="alice").exists()
     assert QueueEntry.objects.count() == 1
+    # Play now: an unrated arena under way, house bots of every level and two demo players in it;
+    # the preset pools, with a demo player waiting in two of them.
+    arena = Tournament.objects.get(name="Friday Night Arena")
+    assert (arena.format, arena.rated, arena.duration_minutes) == ("arena", False, 60)
+    assert arena.started_at < timezone.now() < arena.ends_at, "under way"
+    entered = ArenaPlayer.objects.filter(tournament=arena)
+    assert {p.player.bot_level for p in entered if p.player.is_bot} == {"random", "greedy", "search"}
+    assert sorted(p.player.user.username for p in entered if not p.player.is_bot) == ["erin", "frank"]
+    assert all(p.free_since is not None and p.table_id is None for p in entered)
+    assert Pool.objects.count() == 15
+    waiting = PoolEntry.objects.select_related("pool")
+    assert sorted((e.player.user.username, e.pool.game, e.pool.players) for e in waiting) == [
+        ("grace", "pacru", 2),
+        ("heidi", "azacru", 3),
+    ]
 
     visitor = Client()
     alice = Client()
@@ -66,8 +94,9 @@ def test_the_demo_has_events_in_every_state_and_every_page_of_them_answers() -> 
             assert client.get(url).status_code == 200, url
     # Running a second time changes nothing.
     call_command("seed_demo", verbosity=0)
-    assert Tournament.objects.count() == 8
+    assert Tournament.objects.count() == 9
     assert (Season.objects.count(), EventSeries.objects.count()) == (2, 1)
+    assert (ArenaPlayer.objects.count(), PoolEntry.objects.count(), Pool.objects.count()) == (8, 2, 15)
 
 
 def test_demo_data_from_before_the_calendar_gets_the_recurring_event_and_the_seasons_once() -> None:
@@ -78,7 +107,32 @@ def test_demo_data_from_before_the_calendar_gets_the_recurring_event_and_the_sea
     EventSeries.objects.all().delete()
 
     call_command("seed_demo", verbosity=0)
-    assert (Season.objects.count(), EventSeries.objects.count(), Tournament.objects.count()) == (2, 1, 8)
+    assert (Season.objects.count(), EventSeries.objects.count(), Tournament.objects.count()) == (2, 1, 9)
     assert Season.objects.get(name="Autumn season").status == "running"
     call_command("seed_demo", verbosity=0)
     assert (Season.objects.count(), EventSeries.objects.count()) == (2, 1)
+
+
+def test_demo_data_from_before_play_now_gets_the_arena_and_the_waiting_players_once() -> None:
+    call_command("seed_demo", verbosity=0)
+    Tournament.objects.filter(name="Friday Night Arena").delete()
+    PoolEntry.objects.all().delete()
+    Pool.objects.all().delete()
+
+    call_command("seed_demo", verbosity=0)
+    assert Tournament.objects.get(name="Friday Night Arena").status == "running"
+    assert (ArenaPlayer.objects.count(), PoolEntry.objects.count(), Pool.objects.count()) == (8, 2, 15)
+    call_command("seed_demo", verbosity=0)
+    assert (ArenaPlayer.objects.count(), PoolEntry.objects.count(), Tournament.objects.count()) == (8, 2, 9)
+
+
+def test_once_the_demo_arena_is_over_the_next_seed_starts_another() -> None:
+    """``scripts/run`` seeds at every start: an hour later the demo's arena is over, and the next
+    start has a new one running (the finished one stays, with its podium)."""
+    call_command("seed_demo", verbosity=0)
+    Tournament.objects.filter(name="Friday Night Arena").update(status="finished", finished_at=timezone.now())
+    call_command("seed_demo", verbosity=0)
+    arenas = Tournament.objects.filter(name="Friday Night Arena")
+    assert sorted(arenas.values_list("status", flat=True)) == ["finished", "running"]
+    call_command("seed_demo", verbosity=0)
+    assert arenas.count() == 2

@@ -1,15 +1,18 @@
 from typing import Any
 
+from django import forms
 from django.contrib import admin, messages
-from django.db.models import QuerySet
+from django.db.models import Count, QuerySet
 from django.http import HttpRequest
 
 from common.errors import ServiceError
+from games.clocks import TimeControl
 
 from .models import (
     League,
     OrganiserRequest,
     OrganiserRole,
+    Pool,
     Registration,
     Round,
     RoundTable,
@@ -104,3 +107,46 @@ class OrganiserRequestAdmin(admin.ModelAdmin):
         for req in pending:
             organisers.refuse(request_id=req.pk, by=me)
         self.message_user(request, f"{len(pending)} request(s) refused")
+
+
+class PoolForm(forms.ModelForm):
+    class Meta:
+        model = Pool
+        fields = ["game", "players", "time_control", "rated", "active", "position"]
+
+    def clean_players(self) -> int:
+        players = self.cleaned_data["players"]
+        if not 2 <= players <= 4:
+            raise forms.ValidationError("a pool's tables seat 2 to 4 players")
+        return int(players)
+
+    def clean_time_control(self) -> dict[str, Any]:
+        """Stored normalised, as tables store it (the API compares clocks that way)."""
+        try:
+            return TimeControl.from_dict(self.cleaned_data["time_control"]).to_dict()
+        except ValueError as exc:
+            raise forms.ValidationError(str(exc)) from None
+
+
+@admin.register(Pool)
+class PoolAdmin(admin.ModelAdmin):
+    """Quick pairing pools (tournaments.pools): staff add them; an inactive pool lets its waiting
+    players go at the next wave."""
+
+    form = PoolForm
+    list_display = ["__str__", "game", "players", "rated", "active", "position", "waiting"]
+    list_editable = ["active", "position"]
+    list_filter = ["game", "players", "rated", "active"]
+    readonly_fields = ["created_by", "created"]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Pool]:
+        return super().get_queryset(request).annotate(waiting_count=Count("entries"))
+
+    @admin.display(description="waiting", ordering="waiting_count")
+    def waiting(self, pool: Pool) -> int:
+        return int(getattr(pool, "waiting_count", 0))
+
+    def save_model(self, request: HttpRequest, obj: Pool, form: Any, change: bool) -> None:
+        if not change and obj.created_by_id is None:
+            obj.created_by = getattr(request.user, "player", None)
+        super().save_model(request, obj, form, change)

@@ -23,9 +23,16 @@ its listeners need, so that they read nothing of this app's tables:
   queue (who waits, and the estimated wait, changed).
 * ``queue_table_formed``: ``formed``, a :class:`QueueTableFormed`: a ladder's matchmaking queue
   seated these players at a new table. Their pages go there, and each is told.
+* ``pool_changed``: ``pool_id``, ``players`` (ids): players joined, left or were let go from a
+  quick pairing pool (who waits changed; ``tournaments.pools``).
+* ``pool_table_formed``: ``formed``, a :class:`PoolTableFormed`: a quick pairing pool's wave
+  seated these players at a new table. Their pages go there, and each is told.
 * ``result_recorded``: ``recorded``, a :class:`ResultRecorded`: a finished table's result was
   counted by its event round or its ladder challenge (standings, places and rounds may have
   moved on). Sent by the ``game_finished`` task, and again if it runs twice.
+* ``arena_changed``: ``arena``, an :class:`ArenaChanged`: an arena seated players (their pages go
+  to their new tables), counted a table, or a player joined, paused, came back or left: its
+  leaderboard changed (no notification: the pages show it).
 * ``season_changed``: ``season``, a :class:`SeasonNews`: a season started (each player's
   division) or finished (each player's place and where it takes them next season).
 """
@@ -134,10 +141,27 @@ class QueueTableFormed:
 
 
 @dataclass(frozen=True)
+class PoolTableFormed:
+    pool_id: int
+    game: str
+    time_control: Mapping[str, object]  # the pool's clock (games.clocks.TimeControl.to_dict)
+    rated: bool
+    table_id: int
+    players: tuple[PlayerRef, ...]  # in seat order
+
+
+@dataclass(frozen=True)
 class ResultRecorded:
     table_id: int
     tournament_id: int | None  # the event whose round the table was played in
     ladder_id: int | None  # the ladder whose challenge or queue seated it
+
+
+@dataclass(frozen=True)
+class ArenaChanged:
+    tournament_id: int
+    #: The players whose own situation changed (seated at a new table, paused, back…).
+    players: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -173,5 +197,8 @@ late_entry_invited = Event("late_entry_invited")
 late_entry_answered = Event("late_entry_answered")
 queue_changed = Event("queue_changed")
 queue_table_formed = Event("queue_table_formed")
+pool_changed = Event("pool_changed")
+pool_table_formed = Event("pool_table_formed")
 result_recorded = Event("result_recorded")
 season_changed = Event("season_changed")
+arena_changed = Event("arena_changed")

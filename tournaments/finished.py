@@ -14,9 +14,10 @@ from games.models import Table
 from games.results import GameResult
 
 from . import ladders
+from .arena import finished as arena
 from .competitions import services
 from .events import ResultRecorded, result_recorded
-from .models import Challenge, QueueTable, RoundTable
+from .models import ArenaTable, Challenge, QueueTable, RoundTable
 
 log = logging.getLogger(__name__)
 
@@ -28,6 +29,8 @@ def table_finished(*, table_id: int, result: GameResult | None = None) -> str:
     if result is not None:
         ladders.challenge_table_finished(result=result)
     outcome = services.table_finished(table_id=table_id, result=result)
+    if arena.table_finished(table_id=table_id, result=result):
+        outcome = "arena"
     recorded = _recorded(table_id)
     if recorded is not None:  # its event's and ladder's pages show the result counted
         send_after_commit(result_recorded, recorded=recorded)
@@ -38,7 +41,9 @@ def _recorded(table_id: int) -> ResultRecorded | None:
     """Where a finished table counts: its event, its ladder (a challenge's or the queue's); None
     for a table neither seated."""
     board = RoundTable.objects.filter(table_id=table_id)
-    event = board.values_list("round__tournament_id", flat=True).first()
+    event = board.values_list("round__tournament_id", flat=True).first() or (
+        ArenaTable.objects.filter(table_id=table_id).values_list("tournament_id", flat=True).first()
+    )
     ladder = (
         Challenge.objects.filter(table_id=table_id).values_list("ladder_id", flat=True).first()
         or QueueTable.objects.filter(table_id=table_id).values_list("ladder_id", flat=True).first()

@@ -104,6 +104,19 @@ class TournamentIn(serializers.Serializer):
         "engine's scores give from the position), draw (everyone still in shares the place) or forfeit "
         "(whoever is on move is last of those still in, the others share the place above)",
     )
+    # Arenas (format arena).
+    duration_minutes = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        max_value=DB_INT_MAX,
+        help_text="arena: how long it runs from its start, 5 to 1440 minutes (required for an arena, "
+        "refused for other formats)",
+    )
+    berserk = serializers.BooleanField(
+        default=True,
+        help_text="arena: players may halve their own clock at the start of a table for a point more on a "
+        "win; off by itself under an untimed or correspondence clock",
+    )
 
 
 class PlayerRef(serializers.Serializer):
@@ -260,6 +273,13 @@ class TournamentOut(serializers.Serializer):
     next_round_at = serializers.DateTimeField(
         allow_null=True, help_text="when the next round is due (interval and times; it waits for this one)"
     )
+    duration_minutes = serializers.IntegerField(
+        allow_null=True, help_text="arena: how long it runs from its start; null for other formats"
+    )
+    berserk = serializers.BooleanField(help_text="arena: players may go berserk (halve their own clock)")
+    ends_at = serializers.DateTimeField(
+        allow_null=True, help_text="arena: when it ends (its start plus its duration); null before the start"
+    )
 
 
 class LeagueDetailOut(LeagueOut):
@@ -320,7 +340,8 @@ class StandingOut(serializers.Serializer):
         "3-4 seats: opponents_points, markers, average_place (lower is better); knockout: exit_place (the "
         "place at the table where the player went out, the final's for finalists; 0 while still in) and "
         "seed (1 best; 0: did not start), both lower is better; double elimination (points: tables "
-        "won): losses, eliminated_in (the round of the second loss, 0 while in) and seed",
+        "won): losses, eliminated_in (the round of the second loss, 0 while in) and seed; arena: "
+        "performance (the opponents' mean rating ±400 for each one beaten or lost to; 0 before a table)",
     )
 
 

@@ -8,7 +8,7 @@ from celery import shared_task
 
 from games.results import GameResult
 
-from . import finished, task_names
+from . import finished, play_now, task_names
 from .calendar.tick import tick
 
 
@@ -33,3 +33,10 @@ def calendar_tick() -> dict[str, int]:
     their time, settle round deadlines, create recurring events' next occurrences, and send the
     calendar's reminders (``tournaments.calendar.tick``)."""
     return tick()
+
+
+@shared_task(name=task_names.PLAY_NOW_WAVE, acks_late=True)
+def play_now_wave() -> dict[str, int]:
+    """Periodic: seat the players waiting in quick pairing pools, pair arenas' free players and
+    end arenas whose time is up (``tournaments.play_now``)."""
+    return play_now.wave()

@@ -3,8 +3,10 @@ from django.urls import path
 from common.validation import register_id_converter
 
 from . import apis
+from .arena import apis as arena_apis
 from .calendar import apis as calendar_apis
 from .calendar import series_apis
+from .pools import apis as pool_apis
 from .seasons import apis as season_apis
 
 register_id_converter()
@@ -29,6 +31,13 @@ urlpatterns = [
     path("tournaments/<id:tournament_id>/rounds/repair/", apis.RepairApi.as_view()),
     path("tournaments/<id:tournament_id>/bye/", apis.ByeApi.as_view()),
     path("tournaments/<id:tournament_id>/late-entry/", apis.LateEntryApi.as_view()),
+    # Arenas (tournaments.arena.apis).
+    path("tournaments/<id:tournament_id>/arena/", arena_apis.ArenaApi.as_view(), name="api-arena"),
+    path("tournaments/<id:tournament_id>/arena/join/", arena_apis.ArenaJoinApi.as_view()),
+    path("tournaments/<id:tournament_id>/arena/pause/", arena_apis.ArenaPauseApi.as_view()),
+    path("tournaments/<id:tournament_id>/arena/resume/", arena_apis.ArenaResumeApi.as_view()),
+    path("tournaments/<id:tournament_id>/arena/withdraw/", arena_apis.ArenaWithdrawApi.as_view()),
+    path("tables/<id:table_id>/berserk/", arena_apis.BerserkApi.as_view(), name="api-table-berserk"),
     path("late-entry-invitations/", apis.LateEntryInvitationListApi.as_view(), name="api-late-invitations"),
     path(
         "late-entry-invitations/<id:invitation_id>/<str:action>/",
@@ -49,6 +58,7 @@ urlpatterns = [
     path("seasons/<id:season_id>/unavailable/", season_apis.UnavailableApi.as_view()),
     path("seasons/<id:season_id>/start/", season_apis.StartApi.as_view()),
     path("seasons/<id:season_id>/close/", season_apis.CloseApi.as_view()),
+    path("quick-pairing/", pool_apis.QuickPairingApi.as_view(), name="api-quick-pairing"),
     path("ladders/", apis.LadderListApi.as_view(), name="api-ladders"),
     path("ladders/<id:ladder_id>/", apis.LadderDetailApi.as_view(), name="api-ladder"),
     path("ladders/<id:ladder_id>/<str:action>/", apis.LadderActionApi.as_view(), name="api-ladder-action"),

@@ -33,7 +33,15 @@ from tournaments.calendar import agenda
 from tournaments.calendar import feeds as calendar_feeds
 from tournaments.competitions import selectors as event_reads
 from tournaments.ladders import selectors as ladder_reads
-from tournaments.models import Challenge, LadderMember, Registration, Round, RoundTable, Tournament
+from tournaments.models import (
+    ArenaPlayer,
+    Challenge,
+    LadderMember,
+    Registration,
+    Round,
+    RoundTable,
+    Tournament,
+)
 
 #: How many of each list My page shows.
 OTHER_TABLES = 20
@@ -204,6 +212,13 @@ def _event_text(
                 "or you are not paired"
             ),
         )
+    if t.format == Tournament.Format.ARENA and t.ends_at is not None:  # no rounds: the time left
+        row = ArenaPlayer.objects.filter(tournament=t, player=me).select_related("table").first()
+        said = {"left": time_left_text((t.ends_at - timezone.now()).total_seconds())}
+        table = row.table if row is not None and row.table is not None else None
+        if table is not None and table.status in (Table.Status.OPEN, Table.Status.ACTIVE):
+            return MyEvent(t, _("arena, ends in %(left)s: your table is ready") % said, table)
+        return MyEvent(t, _("arena, ends in %(left)s: waiting for your next table") % said)
     number = t.current_round
     if rnd is None:
         return MyEvent(t, _("starting: the first round is being paired"))
@@ -378,6 +393,7 @@ def tables_belong(table_ids: list[int]) -> dict[int, Belongs]:
             "challenge__challenger",
             "challenge__challenged",
             "queue_table__ladder__league",
+            "arena_table__tournament",
         )
         .only(
             "pk",
@@ -392,6 +408,7 @@ def tables_belong(table_ids: list[int]) -> dict[int, Belongs]:
             "queue_table__ladder__name",
             "queue_table__ladder__game",
             "queue_table__ladder__league__name",
+            "arena_table__tournament__name",
         )
     )
     out = {}
@@ -425,6 +442,11 @@ def _belongs(links: Table) -> Belongs | None:
     if q is not None:
         text = _("%(ladder)s: table from the matchmaking queue") % {"ladder": q.ladder}
         return Belongs(text, f"/ladders/{q.ladder_id}/", "ladder", str(q.ladder))
+    a = getattr(links, "arena_table", None)
+    if a is not None:  # an arena's table: no rematch there, the way back to the arena instead
+        # Translators: "Friday Arena (arena)": an arena tournament's name, then the word for the format.
+        text = _("%(event)s (arena)") % {"event": a.tournament.name}
+        return Belongs(text, f"/tournaments/{a.tournament_id}/", "event", a.tournament.name)
     return None
 
 

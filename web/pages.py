@@ -26,7 +26,7 @@ import engine
 from accounts import notify
 from accounts import services as account_services
 from common.errors import NotFound, ServiceError
-from common.http import conditional
+from common.http import conditional, fragment_response
 from common.players import visitor_player
 from common.throttles import client_address
 from engine.render import board_text
@@ -37,8 +37,11 @@ from games.models import GameKind, Move, Table
 from games.results import Ending
 from games.wording import SEAT_ENDINGS, describe_tables
 from live.views import push_enabled
+from tournaments.arena import services as arena_services
+from tournaments.pools import selectors as pools
 
 from . import my_reads
+from .arena_strip import arena_strip
 
 #: Time controls offered by the lobby form (the API takes any valid one).
 TIME_CONTROLS: dict[str, dict[str, Any]] = {
@@ -194,6 +197,8 @@ def _home_context(request: HttpRequest, form: TableForm | None = None) -> dict[s
     for me and mine, my ladder places (read once per page load: the live part is the tables)."""
     context = _lobby_context(request)
     context.update(form=form or TableForm(), guest_play=settings.GUEST_PLAY)
+    # "Play now": the quick pairing pools (tournaments.pools; its live fragment is /play-now/).
+    context.update(play=pools.play_now(context["me"]))
     if context["me"] is not None:
         context.update(events=my_reads.my_events(context["me"]), ladders=my_reads.my_ladders(context["me"]))
         context.update(whats_next=my_reads.whats_next(context["me"]))
@@ -255,6 +260,11 @@ def table_action_page(request: HttpRequest, table_id: int, action: str) -> HttpR
             services.seat_leave(table_id=table_id, player=player)
         elif action == "invite-bot":
             services.bot_invite(table_id=table_id, player=player, level=request.POST.get("level", ""))
+        elif action == "berserk":  # an arena's table: halve your own clock for a point more on a win
+            arena_services.berserk(table_id=table_id, player=player)
+            messages.success(
+                request, _("You went berserk: your clock is halved, and a win earns you a point more.")
+            )
         elif action == "rematch":
             try:
                 return redirect("table", services.table_rematch(table_id=table_id, player=player).pk)
@@ -274,6 +284,12 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         raise Http404(f"there is no table {table_id}") from None
     me = visitor_player(request)
     my_seat = next((s.number for s in table.seats.all() if me and s.player_id == me.pk), None)
+    if request.GET.get("fragment") == "arena":  # the arena strip, followed live (the player's topic)
+        moved_yet = Move.objects.filter(table=table, seat=my_seat, kind=Move.Kind.MOVE).exists()
+        strip = arena_strip(table, me, moved_yet)
+        if strip is None:
+            raise Http404("not an arena's table")
+        return fragment_response(request, "games/_arena_strip.html", {"table": table, "strip": strip})
     if my_seat is not None and me is not None:
         notify.mark_read_at(user_id=me.user_id, url=request.path)  # the table's notifications are seen
     # Ratings as pages show them (ratings.display: 60 × mu, "1500?" while provisional).
@@ -289,6 +305,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     }
     moves = selectors.move_history(table)
     moved = {m.seat for m in moves if m.kind == Move.Kind.MOVE}
+    strip = arena_strip(table, me, my_seat in moved)
     words = my_reads.table_result_words(table, moved)
     # What the script needs to say the no-show rule truthfully (see the report on game.js).
     boot["noShow"] = table.no_show
@@ -310,6 +327,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         "moves": moves,
         "my_seat": my_seat,
         "bot_levels": BOT_LEVELS[1:],
+        "arena_strip": strip,
         "can_invite": table.status == Table.Status.OPEN and me is not None
         and (my_seat is not None or table.created_by_id == me.pk),
     }  # fmt: skip

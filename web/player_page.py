@@ -1,5 +1,6 @@
 """The player page: ratings and their history (``ratings.pages``), with the player's events and
-ladder positions (tournaments' reads: ``web`` may read every app, ``ratings`` may not).
+ladder positions (tournaments' reads: ``web`` may read every app, ``ratings`` may not), and the
+signed-in visitor's Block / Unblock button (``games.blocks``).
 
 Everything is read in a fixed number of queries, however many events, rounds, tables and
 ladder members there are: the final places of finished events are computed from the rounds of
@@ -10,11 +11,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.http import HttpRequest, HttpResponse
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
+from django.views.decorators.http import require_POST
 
+from common.errors import NotFound, ServiceError
+from common.players import visitor_player
+from common.redirects import redirect_next
+from games import blocks
 from ratings.pages import player_context
 from tournaments.competitions import selectors as event_reads
 from tournaments.ladders.selectors import ladder_places
@@ -50,7 +59,32 @@ def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
         events_more=total > len(events),
         ladders=ladder_positions(player.pk),
     )
+    me = visitor_player(request)
+    # The Block / Unblock button: for a signed-in visitor on another player's page, not a house bot's.
+    context["can_block"] = me is not None and me.pk != player.pk and not player.is_house_bot
+    context["blocked"] = context["can_block"] and blocks.has_blocked(me, player.pk)
     return render(request, "ratings/player.html", context)
+
+
+@login_required
+@require_POST
+def player_block_page(request: HttpRequest, player_id: int, action: str) -> HttpResponse:
+    """Block or unblock a player from their page (or from the settings' list of blocked players:
+    the form's ``next``), through the same service as the API (``games.blocks``)."""
+    me = visitor_player(request)
+    assert me is not None
+    try:
+        if action == "block":
+            blocks.block(player=me, other_id=player_id)
+        elif action == "unblock":
+            blocks.unblock(player=me, other_id=player_id)
+        else:
+            raise Http404(f"no action {action!r}")
+    except NotFound:
+        raise Http404(f"there is no player {player_id}") from None
+    except ServiceError as exc:
+        messages.error(request, str(exc))
+    return redirect_next(request, reverse("player", args=[player_id]))
 
 
 # ---------------------------------------------------------------- events

@@ -47,7 +47,14 @@ def test_the_home_page_lists_open_active_and_finished_tables(three_tables: dict[
     r = Client().get("/")
     assert r.status_code == 200 and r["Content-Type"].startswith("text/html")
     found = sections(r.content.decode())
-    assert list(found) == ["Play a bot now", "Waiting for players", "Live games", "Recently finished"]
+    # "Play now" first: the quick pairing pools (tournaments.pools), then the bots and the tables.
+    assert list(found) == [
+        "Play now",
+        "Play a bot now",
+        "Waiting for players",
+        "Live games",
+        "Recently finished",
+    ]
     where = {
         name: [heading for heading, body in found.items() if f'href="/tables/{table.pk}/"' in body]
         for name, table in three_tables.items()

@@ -141,8 +141,9 @@ def test_every_response_with_a_body_is_described(schema: dict[str, Any]) -> None
             if method not in HTTP_METHODS:
                 continue
             for status, response in operation["responses"].items():
-                if status == "304":
-                    continue  # unchanged: no body
+                if status in ("204", "304"):
+                    assert not response.get("content"), (method, path, status)
+                    continue  # no content (a leave or an unblock), or unchanged: no body
                 content = response.get("content")
                 if not content:
                     untyped.append(f"{method} {path} {status}: no content")

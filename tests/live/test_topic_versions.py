@@ -12,6 +12,8 @@ from live.reads import _topic_version, parse_topic
 from tests.games.conftest import Actor, as_organiser, started_table
 from tournaments import ladders
 from tournaments.competitions import services as clubs
+from tournaments.models import Pool
+from tournaments.pools import services as pools
 
 # The reads close stale connections (as the hub's threads must): the tests commit, like the hub sees.
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -25,6 +27,17 @@ def test_the_lobby_version_follows_tables(alice: Actor, bob: Actor) -> None:
     assert opened != before
     games.seat_join(table_id=table.pk, player=bob.player)
     assert _topic_version("lobby") != opened
+
+
+def test_the_lobby_version_follows_who_waits_in_the_pools(alice: Actor, bob: Actor) -> None:
+    """Without Redis, "Play now" shows each pool's waiting count: the lobby's version follows it."""
+    pool = Pool.objects.create(game="pacru", players=2, time_control={}, rated=False)
+    before = _topic_version("lobby")
+    pools.pool_join(player=alice.player, pool_id=pool.pk)
+    joined = _topic_version("lobby")
+    assert joined != before
+    pools.pool_leave(player=alice.player)
+    assert _topic_version("lobby") != joined
 
 
 def test_the_player_version_follows_their_tables_and_challenges(alice: Actor, bob: Actor) -> None:

@@ -290,12 +290,22 @@ def _checked_event(event: Any) -> dict[str, Any]:
         )
     if "game" not in event or "seats" not in event:
         raise InvalidInput(_("the event settings need at least a game and the players per table (seats)"))
-    for flag in ("rated", "check_in"):
+    for flag in ("rated", "check_in", "berserk"):
         if flag in event and not isinstance(event[flag], bool):
             raise InvalidInput(_("%(name)s must be true or false") % {"name": flag})
     try:
-        rounds, _tc, _edition = setup.event_settings_check(
+        rounds, tc, _edition = setup.event_settings_check(
             **{k: v for k, v in event.items() if k in CHECKED_KEYS}
+        )
+        # An arena's duration and berserk, as ``tournament_create`` checks them (other formats: none).
+        setup._checked_arena(
+            format=event.get("format", Tournament.Format.SWISS),
+            rounds=rounds,
+            duration_minutes=event.get("duration_minutes"),
+            berserk=event.get("berserk", True),
+            tc=tc,
+            points_scale=event.get("points_scale"),
+            calendar={k: v for k, v in event.items() if k in schedule.FIELDS},
         )
         schedule.checked_fields(
             now=timezone.now(),

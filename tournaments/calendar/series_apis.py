@@ -38,7 +38,7 @@ class SeriesIn(serializers.Serializer):
     event = serializers.JSONField(
         help_text="each occurrence's settings, as POST /api/v1/tournaments/ takes them: game, seats, "
         "format, rounds, advance, edition, time_control, rated, points_scale, check_in, "
-        "requested_bye, max_players, rating_min, rating_max"
+        "requested_bye, max_players, rating_min, rating_max; arenas: duration_minutes and berserk"
     )
     frequency = serializers.ChoiceField(choices=EventSeries.Frequency.choices)
     interval = serializers.IntegerField(default=1, help_text="every N days, weeks or months")

@@ -20,6 +20,7 @@ from games.models import Player, Table
 from ..calendar.schedule_view import event_schedule
 from ..models import Registration, Tournament
 from . import reads, selectors, services
+from .arena_view import arena_view
 
 #: Each tie-break's column heading in the standings.
 TIEBREAK_LABELS = {
@@ -44,6 +45,8 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     except NotFound:
         raise Http404("no such tournament") from None
     context = {"t": page.t, "page": page, "schedule": event_schedule(page.t, page.t.round_set.all())}
+    if page.t.format == Tournament.Format.ARENA:  # no rounds: the time left and the leaderboard
+        context["arena"] = arena_view(page.t, visitor_player(request))
     fragment = request.GET.get("fragment")
     if fragment == "top":  # the facts, announcements and "your game is ready", polled live
         return fragment_response(request, "tournaments/_event_top.html", context)

@@ -18,6 +18,7 @@ from games import selectors as games
 from games.models import Player, Seat
 from games.results import GameResult
 
+from ..arena.selectors import leaderboard as arena_leaderboard
 from ..models import LateEntryInvitation, League, Registration, Round, RoundTable, Tournament
 from ..pairing import double_elim
 from ..pairing.bracket import RoundRecord, TableRecord, knockout_standings
@@ -330,7 +331,21 @@ def _standings(
 ) -> list[Standing]:
     """As :func:`current_standings` computes them, with names (``players`` in registration order),
     after the ``rounds`` given (late entries as :func:`late_entries` lists them, the organiser's
-    byes as :func:`requested_byes`)."""
+    byes as :func:`requested_byes`). An arena has no rounds: its leaderboard (performance as its
+    one tiebreak)."""
+    if t.format == Tournament.Format.ARENA:
+        return [
+            Standing(
+                row.rank,
+                row.player.pk,
+                row.player.display_name,
+                row.points,
+                row.games,
+                row.wins,
+                {"performance": row.performance or 0},
+            )
+            for row in arena_leaderboard(t)
+        ]
     if t.format == Tournament.Format.KNOCKOUT:
         rows = _knockout_rows(t, players, rounds)
     elif t.format == Tournament.Format.DOUBLE_ELIMINATION:
@@ -381,6 +396,9 @@ def final_places(tours: list[Tournament]) -> dict[int, dict[int, int]]:
         tables.setdefault((tid, number), []).append(TableRecord(tuple(seated.get(table_id, [])), ranks))
     out = {}
     for t in tours:
+        if t.format == Tournament.Format.ARENA:  # no rounds: its leaderboard's ranks (``tournaments.arena``)
+            out[t.pk] = {row.player.pk: row.rank for row in arena_leaderboard(t) if row.games}
+            continue
         records = [
             RoundRecord(r.number, tuple(r.byes), tuple(tables.get((t.pk, r.number), [])))
             for r in rounds

@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from . import arena_pages
 from . import pages as event_pages
 
 urlpatterns = [
@@ -13,5 +14,10 @@ urlpatterns = [
         "tournaments/<id:tournament_id>/late-entry/<str:action>/",
         event_pages.late_entry_answer_page,
         name="event-late-entry",
+    ),
+    path(
+        "tournaments/<id:tournament_id>/arena/<str:action>/",
+        arena_pages.arena_action_page,
+        name="arena-action",
     ),
 ]

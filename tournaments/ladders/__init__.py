@@ -25,6 +25,7 @@
   that includes them; when there is none, a fair table of players behind them is formed instead,
   so one unmatched player never blocks the others; once someone has waited
   ``queue_wait_seconds``, the best table including them is taken, fair or not (a bounded wait).
+  Two players of a block (``games.blocks``, either way round) are never seated together.
 
 The room's modules, by role:
 

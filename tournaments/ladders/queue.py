@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import itertools
+from collections.abc import Collection
 from typing import Any
 
 from django.db import transaction
@@ -13,6 +14,7 @@ from django.utils.translation import gettext as _
 
 from common.errors import Conflict, Forbidden
 from games import services as games
+from games.blocks import blocked_pairs
 from games.events import PlayerRef, send_after_commit
 from games.models import Player, Table
 from ratings import environment
@@ -64,10 +66,10 @@ Waiting = tuple[int, tuple[float, float], float]
 
 
 def _best_tables(
-    game: str, anchor: Waiting, behind: list[Waiting], seats: int
+    game: str, anchor: Waiting, behind: list[Waiting], seats: int, blocks: set[frozenset[int]]
 ) -> tuple[tuple[Waiting, ...] | None, tuple[Waiting, ...] | None]:
     """The best table (by raw match quality) seating ``anchor`` with players from ``behind``, and
-    the best *fair* one, if any.
+    the best *fair* one, if any; never one with two players of a block pair (``blocks``).
 
     Both are searched because they differ: raw quality falls with the players' uncertainty, so the
     table of highest quality may be one of established players that is unfair to the anchor while a
@@ -79,6 +81,8 @@ def _best_tables(
     best_q = fair_q = -1.0
     for others in itertools.combinations(behind, seats - 1):
         group = (anchor, *others)
+        if blocks and any(frozenset((a[0], b[0])) in blocks for a, b in itertools.combinations(group, 2)):
+            continue
         ratings = [e[1] for e in group]
         q = environment.quality(game, ratings)
         if q > best_q:
@@ -94,25 +98,28 @@ def plan_queue_tables(
     seats: int,
     waiting: list[tuple[int, tuple[float, float], float]],
     wait_limit: float,
+    blocks: Collection[tuple[int, int]] = (),
 ) -> list[list[int]]:
     """Which tables to form from a queue (pure; :func:`matchmake` applies it).
 
-    ``waiting``: ``(player id, (mu, sigma), seconds waited)``, longest-waiting first. Returns the
-    tables as lists of player ids, in the order they are formed (see the module's rules).
+    ``waiting``: ``(player id, (mu, sigma), seconds waited)``, longest-waiting first; ``blocks``:
+    (player, blocked) pairs (``games.blocks``), never seated together either way round. Returns
+    the tables as lists of player ids, in the order they are formed (see the module's rules).
     """
+    pairs = {frozenset(pair) for pair in blocks if len(set(pair)) == 2}
     queue = list(waiting)
     tables: list[list[int]] = []
     while len(queue) >= seats:
         window = queue[: CANDIDATES + 1]
         chosen: tuple[tuple[int, tuple[float, float], float], ...] | None = None
         for i, anchor in enumerate(window):
-            best, fair = _best_tables(game, anchor, window[i + 1 :], seats)
-            if best is None:
+            if len(window) - i < seats:
                 break
+            best, fair = _best_tables(game, anchor, window[i + 1 :], seats, pairs)
             if fair is not None:
                 chosen = fair
                 break
-            if i == 0 and anchor[2] >= wait_limit:
+            if i == 0 and best is not None and anchor[2] >= wait_limit:
                 chosen = best
                 break
         if chosen is None:
@@ -142,7 +149,11 @@ def matchmake(*, ladder: Ladder, now: Any = None) -> list[Table]:
     by_id = {e.player_id: e for e in queue}
     made = []
     for group in plan_queue_tables(
-        game=ladder.game, seats=ladder.seats, waiting=waiting, wait_limit=ladder.queue_wait_seconds
+        game=ladder.game,
+        seats=ladder.seats,
+        waiting=waiting,
+        wait_limit=ladder.queue_wait_seconds,
+        blocks=blocked_pairs(by_id),
     ):
         first = by_id[group[0]]
         table = games.table_create(

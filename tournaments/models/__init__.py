@@ -12,10 +12,13 @@ from .events import (
     Tournament,
 )
 from .ladders import Challenge, Ladder, LadderMember, QueueEntry, QueueTable
+from .play_now import ArenaPlayer, ArenaTable, Pool, PoolEntry, PoolTable
 from .roles import OrganiserRequest, OrganiserRole
 
 __all__ = [
     "Announcement",
+    "ArenaPlayer",
+    "ArenaTable",
     "AuditEntry",
     "CalendarFeed",
     "Challenge",
@@ -27,6 +30,9 @@ __all__ = [
     "League",
     "OrganiserRequest",
     "OrganiserRole",
+    "Pool",
+    "PoolEntry",
+    "PoolTable",
     "QueueEntry",
     "QueueTable",
     "Registration",

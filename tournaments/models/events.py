@@ -7,6 +7,8 @@ rows, linked here by :class:`RoundTable`.
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
 from django.db import models
 from django.utils.translation import pgettext_lazy
 
@@ -25,6 +27,7 @@ class Tournament(models.Model):
         ROUND_ROBIN = "round_robin", pgettext_lazy("event format", "round robin")
         KNOCKOUT = "knockout", pgettext_lazy("event format", "knockout")
         DOUBLE_ELIMINATION = "double_elim", pgettext_lazy("event format", "Double elimination")
+        ARENA = "arena", pgettext_lazy("event format", "arena")
 
     class Status(models.TextChoices):
         DRAFT = "draft", pgettext_lazy("event status", "draft")
@@ -122,6 +125,11 @@ class Tournament(models.Model):
         EventSeries, on_delete=models.SET_NULL, null=True, blank=True, related_name="occurrences"
     )
     occurrence = models.DateField(null=True, blank=True)
+    # Arenas (``tournaments.arena``).
+    #: How long the arena runs from its start, in minutes (null: not an arena).
+    duration_minutes = models.PositiveIntegerField(null=True, blank=True)
+    #: Players may go berserk (halve their own clock for a point more on a win).
+    berserk = models.BooleanField(default=True, db_default=True)
 
     class Meta:
         ordering = ["-created"]
@@ -146,6 +154,13 @@ class Tournament(models.Model):
     def time_control_text(self) -> str:
         """The clock in words ("10+5", "untimed", "3 days/move, bank 7 days")."""
         return TimeControl.from_dict(self.time_control).describe()
+
+    @property
+    def ends_at(self) -> datetime | None:
+        """An arena's end: its start plus its duration (None before the start, or not an arena)."""
+        if self.started_at is None or self.duration_minutes is None:
+            return None
+        return self.started_at + timedelta(minutes=self.duration_minutes)
 
 
 class Registration(models.Model):

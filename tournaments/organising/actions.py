@@ -151,6 +151,11 @@ def enter_result(
     required and kept in the audit log with the ranks before and after (player id -> rank)."""
     t = _locked_event(tournament_id)
     require_organiser(league=t.league, player=by)
+    if t.format == Tournament.Format.ARENA:  # no rounds: its tables count as played (``tournaments.arena``)
+        raise Conflict(
+            _("%(event)s is an arena: each table counts the result played at it, not one entered by hand")
+            % {"event": t.name}
+        )
     reason = (reason or "").strip()
     if not reason:
         raise InvalidInput(_("say why the result is entered or corrected: a reason is required"))

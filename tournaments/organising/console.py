@@ -34,7 +34,7 @@ from ..competitions import selectors as event_selectors
 from ..competitions import services
 from ..competitions.views import sitting_out
 from ..models import Registration, Round, Tournament
-from . import actions
+from . import actions, arena_console
 from .forms import DATETIME_FORMATS, LEVEL_CHOICES
 
 
@@ -167,7 +167,9 @@ def event_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "audit": actions.audit_log(t=t),
         "levels": [level for level, _ in LEVEL_CHOICES],
         "seeded_format": t.format in actions.ELIMINATION_FORMATS,
-        "use_seeds": t.format != Tournament.Format.ROUND_ROBIN
+        # An arena has no rounds: its clock, players, tables and leaderboard instead (``arena_console``).
+        "arena": arena_console.arena_console(t=t) if arena_console.is_arena(t) else None,
+        "use_seeds": t.format not in (Tournament.Format.ROUND_ROBIN, Tournament.Format.ARENA)
         and t.status in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION),
     }
     return render(request, "tournaments/organiser_event.html", context)
@@ -263,6 +265,10 @@ def event_action(request: HttpRequest, tournament_id: int, action: str) -> HttpR
     act = EVENT_ACTIONS.get(action)
     if act is None:
         raise Http404("no such action")
+    refusal = arena_console.round_action_refusal(t=t, action=action)
+    if refusal:  # a round's action for an arena: refused before any service is called
+        messages.error(request, refusal)
+        return page
     try:
         done = act(request, me, t)
     except ServiceError as exc:
@@ -301,6 +307,8 @@ def _add_bot(request: HttpRequest, me: Player, t: Tournament) -> str:
 def _start(request: HttpRequest, me: Player, t: Tournament) -> str:
     services.start(tournament_id=t.pk, by=me)
     t.refresh_from_db()
+    if arena_console.is_arena(t):
+        return arena_console.started_words(t=t)
     return _("%(event)s started. %(summary)s") % {
         "event": t.name,
         "summary": _round_summary(_current_round(t)),
@@ -327,6 +335,8 @@ def _call_off(request: HttpRequest, me: Player, t: Tournament) -> str:
 
 def _pause(request: HttpRequest, me: Player, t: Tournament) -> str:
     services.pause(tournament_id=t.pk, by=me)
+    if arena_console.is_arena(t):
+        return arena_console.paused_words(t=t)
     return _("%(event)s paused: round %(round)s plays on, and no new round is paired until you resume") % {
         "event": t.name,
         "round": t.current_round,
@@ -336,6 +346,8 @@ def _pause(request: HttpRequest, me: Player, t: Tournament) -> str:
 def _resume(request: HttpRequest, me: Player, t: Tournament) -> str:
     rnd = services.resume(tournament_id=t.pk, by=me)
     t.refresh_from_db()
+    if arena_console.is_arena(t) and t.status == Tournament.Status.RUNNING:
+        return arena_console.resumed_words(t=t)
     if rnd:
         return _("%(event)s resumed. %(summary)s") % {"event": t.name, "summary": _round_summary(rnd)}
     if t.status == Tournament.Status.FINISHED:
@@ -395,8 +407,13 @@ EVENT_ACTIONS: dict[str, Callable[[HttpRequest, Player, Tournament], str | HttpR
 
 def _download(request: HttpRequest, tournament_id: int, what: str) -> HttpResponse:
     """One of the event's exports, as an attachment named after the event."""
-    _, t = _organised_event(request, tournament_id)
+    _me, t = _organised_event(request, tournament_id)
     build, content_type, suffix = EXPORTS[what]
+    if arena_console.is_arena(t):  # no rounds: the leaderboard and the arena's tables
+        if what not in ARENA_EXPORTS:
+            messages.error(request, _("an arena has no rounds, so no crosstable: export its standings"))
+            return redirect("organiser-event", t.pk)
+        build = ARENA_EXPORTS[what]
     response = HttpResponse(build(t=t), content_type=content_type)
     response["Content-Disposition"] = f'attachment; filename="{slugify(t.name) or t.pk}-{suffix}"'
     return response
@@ -406,6 +423,10 @@ EXPORTS: dict[str, tuple[Callable[..., Any], str, str]] = {
     "standings": (actions.standings_csv, "text/csv; charset=utf-8", "standings.csv"),
     "crosstable": (actions.crosstable_csv, "text/csv; charset=utf-8", "crosstable.csv"),
     "records": (actions.records_zip, "application/zip", "records.zip"),
+}
+ARENA_EXPORTS: dict[str, Callable[..., Any]] = {
+    "standings": arena_console.standings_csv,
+    "records": arena_console.records_zip,
 }
 
 

@@ -13,6 +13,8 @@ from games.models import GameKind
 from ..models import League, Tournament
 
 DATETIME_FORMATS = ["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M", "%Y-%m-%d"]
+#: The formats played in rounds (all but the arena).
+ROUND_FORMATS = [f for f in Tournament.Format.values if f != Tournament.Format.ARENA]
 
 
 class LeagueForm(forms.Form):
@@ -48,6 +50,19 @@ class TournamentForm(forms.Form):
         initial=1,
         required=False,
         label=gettext_lazy("Players advancing per table (knockout)"),
+    )
+    # An arena (``tournaments.arena``): no rounds; it runs for a time and pairs whoever is free.
+    duration_minutes = forms.IntegerField(
+        min_value=5,
+        max_value=24 * 60,
+        initial=60,
+        required=False,
+        label=gettext_lazy("Arena: minutes it runs from the start"),
+    )
+    berserk = forms.BooleanField(
+        required=False,
+        initial=True,
+        label=gettext_lazy("Arena: players may go berserk (halve their own clock for a point more on a win)"),
     )
     max_players = forms.IntegerField(
         min_value=2, required=False, label=gettext_lazy("Most players (empty: no limit)")
@@ -139,7 +154,17 @@ class TournamentForm(forms.Form):
     )
 
     #: Which fields apply to which formats (the others apply to all): the page and its script use it.
-    ONLY_FOR = {"rounds": ["swiss"], "advance": ["knockout"], "requested_bye": ["swiss", "round_robin"]}
+    ONLY_FOR = {
+        "rounds": ["swiss"],
+        "advance": ["knockout"],
+        "requested_bye": ["swiss", "round_robin"],
+        "duration_minutes": ["arena"],
+        "berserk": ["arena"],
+        # An arena has no rounds and no check-in: players join, also late, and are paired when free.
+        **{name: ROUND_FORMATS for name in ("check_in", "check_in_minutes", "round_start")},
+        **{name: ROUND_FORMATS for name in ("round_interval_minutes", "round_times", "deadline")},
+        **{name: ROUND_FORMATS for name in ("deadline_unit", "deadline_rule")},
+    }
     #: The fields of the "Schedule" fieldset.
     SCHEDULE = (
         "starts_at",
@@ -152,6 +177,15 @@ class TournamentForm(forms.Form):
         "deadline_unit",
         "deadline_rule",
     )
+
+    def clean(self) -> dict[str, Any]:
+        d = super().clean()
+        if d.get("format") == Tournament.Format.ARENA and not d.get("duration_minutes"):
+            self.add_error(
+                "duration_minutes",
+                pgettext("event form", "an arena runs for a set time: say how many minutes (5 or more)"),
+            )
+        return d
 
     def clean_round_times(self) -> list[datetime]:
         """One date and time a line, in the organiser's time zone (blank lines left out)."""

@@ -11,6 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext_lazy
 from django.views.decorators.http import require_POST
@@ -18,6 +19,7 @@ from django.views.decorators.http import require_POST
 from common.errors import ServiceError
 from common.players import request_player
 from games.models import Player
+from games.wording import time_left_text
 
 from .. import selectors as league_selectors
 from ..competitions import selectors as event_selectors
@@ -78,6 +80,7 @@ def _create_event(request: HttpRequest, me: Player, form: TournamentForm) -> Tou
         else None
     )
     fmt = d["format"]
+    arena = fmt == Tournament.Format.ARENA
     try:
         t = services.tournament_create(
             organiser=me,
@@ -98,6 +101,7 @@ def _create_event(request: HttpRequest, me: Player, form: TournamentForm) -> Tou
             registration_opens=d["registration_opens"],
             registration_closes=d["registration_closes"],
             **form.schedule(),
+            **({"duration_minutes": d["duration_minutes"], "berserk": d["berserk"]} if arena else {}),
         )
     except ServiceError as exc:
         messages.error(request, exc.detail)
@@ -135,7 +139,9 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     context = {
         "form": form,
         "form_fields": _event_form_fields(form),
-        "schedule_fields": [form[name] for name in TournamentForm.SCHEDULE],
+        "schedule_fields": [
+            (form[name], " ".join(TournamentForm.ONLY_FOR.get(name, []))) for name in TournamentForm.SCHEDULE
+        ],
         "league_form": league_form,
         "events": board.events,
         "finished": actions.finished_events(leagues=leagues) if league_list else [],
@@ -210,6 +216,9 @@ def _event_notes(events: list[Tournament]) -> list[tuple[Any, str]]:
 
 def _running_note(t: Tournament) -> str:
     """A running event's note: "round 3: 2 tables still playing (paused), 1 past their deadline"."""
+    if t.format == Tournament.Format.ARENA and t.ends_at is not None:  # no rounds: the time left
+        left = max(0.0, (t.ends_at - timezone.now()).total_seconds())
+        return _("arena: ends in %(left)s") % {"left": time_left_text(left)}
     waiting, overdue = t.waiting, t.overdue  # type: ignore[attr-defined]
     note = ngettext(
         "round %(round)d: %(n)d table still playing",

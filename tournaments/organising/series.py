@@ -21,7 +21,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.dates import WEEKDAYS
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext_lazy
+from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 from django.views.decorators.http import require_POST
 
 from common.errors import ServiceError
@@ -40,6 +40,8 @@ EVENT_FIELDS = (
     "format",
     "rounds",
     "advance",
+    "duration_minutes",
+    "berserk",
     "max_players",
     "rating_min",
     "rating_max",
@@ -119,6 +121,15 @@ class SeriesForm(forms.Form):
             self.fields[name] = copy.deepcopy(TournamentForm.base_fields[name])
         self.fields["time_zone"].choices = zone_choices()  # type: ignore[attr-defined]
 
+    def clean(self) -> dict[str, Any]:
+        d = super().clean()
+        if d.get("format") == Tournament.Format.ARENA and not d.get("duration_minutes"):
+            self.add_error(
+                "duration_minutes",
+                pgettext("event form", "an arena runs for a set time: say how many minutes (5 or more)"),
+            )
+        return d
+
     def settings(self) -> dict[str, Any]:
         """The series' arguments (``recurring.series_create``) from the cleaned form."""
         d = self.cleaned_data
@@ -139,14 +150,13 @@ class SeriesForm(forms.Form):
 def event_settings(d: dict[str, Any]) -> dict[str, Any]:
     """The event settings the series keeps, as the dashboard's event form makes them."""
     fmt = d["format"]
-    event: dict[str, Any] = {
-        "game": d["game"],
-        "seats": d["seats"],
-        "format": fmt,
-        "rated": d["rated"],
-        "check_in": d["check_in"],
-        "requested_bye": d["requested_bye"] or "half",
-    }
+    event: dict[str, Any] = {"game": d["game"], "seats": d["seats"], "format": fmt, "rated": d["rated"]}
+    if fmt == Tournament.Format.ARENA:  # no rounds, no check-in, no byes: it runs for its minutes
+        event["duration_minutes"] = d["duration_minutes"]
+        event["berserk"] = bool(d["berserk"])
+    else:
+        event["check_in"] = d["check_in"]
+        event["requested_bye"] = d["requested_bye"] or "half"
     if fmt == Tournament.Format.SWISS and d["rounds"]:
         event["rounds"] = d["rounds"]
     if fmt == Tournament.Format.KNOCKOUT:
@@ -179,6 +189,7 @@ def initial_of(series: EventSeries) -> dict[str, Any]:
         "create_days_ahead": series.create_days_ahead,
         **{k: e[k] for k in ("game", "seats", "format", "rounds", "advance", "max_players") if k in e},
         **{k: e[k] for k in ("rating_min", "rating_max", "check_in", "requested_bye", "rated") if k in e},
+        **{k: e[k] for k in ("duration_minutes", "berserk") if k in e},
         "base_minutes": _whole(tc.get("base", 0) / 60) if tc.get("kind") == "fischer" else 0,
         "increment": _whole(tc.get("increment", 0)) if tc.get("kind") == "fischer" else 0,
     }

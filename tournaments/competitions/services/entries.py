@@ -19,10 +19,10 @@ from ratings import display as rating_display
 from ratings.models import Rating
 
 from ...events import Entry, entered, late_entry_answered, late_entry_invited
-from ...models import LateEntryInvitation, Registration, Tournament
+from ...models import ArenaPlayer, LateEntryInvitation, Registration, Tournament
 from ...standings import table_scale
 from .. import news
-from .setup import _locked, audit, require_organiser
+from .setup import _locked, audit, refuse_arena, require_organiser
 
 
 def displayed_rating(*, game: str, player: Player) -> int:
@@ -72,6 +72,13 @@ def _check_rating(t: Tournament, player: Player, yourself: bool) -> None:
             )
             % words
         )
+
+
+def check_entry_rules(*, t: Tournament, player: Player) -> None:
+    """The rules a player entering ``t`` themself meets (an arena joined while it runs, say):
+    a place left (``max_players``) and the rating bounds."""
+    _check_capacity(t)
+    _check_rating(t, player, yourself=True)
 
 
 @transaction.atomic
@@ -208,6 +215,8 @@ def withdraw(*, tournament_id: int, player: Player, by: Player) -> Registration:
         raise Conflict(_("%(player)s is not registered (or already withdrawn)") % {"player": player})
     reg.status = Registration.Status.WITHDRAWN
     reg.save(update_fields=["status"])
+    # An arena's player is not paired again (their points stay on its board: ``tournaments.arena``).
+    ArenaPlayer.objects.filter(tournament=t, player=player).update(withdrawn=True, free_since=None)
     if by.pk != player.pk:
         audit(t=t, by=by, action="remove", detail={"player": player.pk, "name": player.display_name})
     running = Table.objects.filter(
@@ -227,6 +236,7 @@ def give_bye(*, tournament_id: int, player: Player, by: Player) -> Registration:
     event's ``requested_bye`` says (nothing, or a draw's points), never the pairing bye's win."""
     t = _locked(tournament_id)
     require_organiser(league=t.league, player=by)
+    refuse_arena(t=t)
     if t.format == Tournament.Format.KNOCKOUT:
         raise Conflict(_("a knockout's byes come from its bracket (round 1 only, to the top seeds)"))
     if t.format == Tournament.Format.DOUBLE_ELIMINATION:
@@ -306,6 +316,7 @@ def late_entry(
     require_verified_email(player, "play in tournaments")
     t = _locked(tournament_id)
     require_organiser(league=t.league, player=by)
+    refuse_arena(t=t)
     if missed not in MISSED_ROUNDS:
         raise InvalidInput(
             _("missed rounds are worth 'zero' or 'half', not %(missed)s") % {"missed": repr(missed)}

@@ -20,6 +20,7 @@ from games.results import GameResult
 from ratings import selectors as ratings
 
 from ... import pairing
+from ...arena.start import start_arena
 from ...calendar import schedule
 from ...events import event_changed, round_paired
 from ...models import AuditEntry, Registration, Round, RoundTable, Tournament
@@ -28,7 +29,7 @@ from ...pairing.bracket import BracketError, bracket, bracket_round, seed_order,
 from ...standings import standings
 from .. import news
 from ..selectors import History, history, late_entries, requested_byes, unplayed_rounds
-from .setup import _locked, audit, require_organiser
+from .setup import _locked, audit, refuse_arena, require_organiser
 
 
 @transaction.atomic
@@ -45,7 +46,8 @@ def start_locked(*, t: Tournament, by: Player | None, now: datetime | None = Non
     if t.status not in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION):
         raise Conflict(_("the tournament is %(status)s") % {"status": t.get_status_display()})
     players = _players(t)
-    if len(players) < 2:
+    arena = t.format == Tournament.Format.ARENA  # no rounds: players join until its end, and are paired
+    if len(players) < 2 and not arena:
         raise Conflict(_("at least two registered (and checked-in) players are needed"))
     if t.format == Tournament.Format.ROUND_ROBIN:
         schedule = pairing.round_robin([p.pk for p in players], t.seats)
@@ -68,7 +70,10 @@ def start_locked(*, t: Tournament, by: Player | None, now: datetime | None = Non
     t.started_at = now or timezone.now()
     t.save()
     _announce_event(t.pk, state="started")
-    _pair_round(t, now=now)
+    if arena:  # the next pairing wave (``tournaments.arena.wave``) seats them
+        start_arena(t=t, players=_players(t), now=t.started_at)
+    else:
+        _pair_round(t, now=now)
     audit(t=t, by=by, action="start" if by else "auto_start", detail={"players": len(players)})
     return t
 
@@ -92,6 +97,7 @@ def set_seeds(*, tournament_id: int, seeds: dict[int, int | None], by: Player) -
     Seeds must be distinct positive numbers; players not named keep theirs."""
     t = _locked(tournament_id)
     require_organiser(league=t.league, player=by)
+    refuse_arena(t=t)
     if t.status not in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION):
         raise Conflict(
             _("seeds are set before the start, and the event is %(status)s")
@@ -182,6 +188,7 @@ def next_round(*, tournament_id: int, by: Player) -> Round:
     """Start the next round by hand (the current one must be over)."""
     t = _locked(tournament_id)
     require_organiser(league=t.league, player=by)
+    refuse_arena(t=t)
     if t.status != Tournament.Status.RUNNING:
         raise Conflict(_("the tournament is %(status)s") % {"status": t.get_status_display()})
     current = Round.objects.filter(tournament=t, number=t.current_round).first()
@@ -200,6 +207,7 @@ def repair_round(*, tournament_id: int, by: Player) -> Round:
     tables: the others' pairings were made together with them."""
     t = _locked(tournament_id)
     require_organiser(league=t.league, player=by)
+    refuse_arena(t=t)
     current = Round.objects.filter(tournament=t, number=t.current_round).first()
     if current is None or current.status != Round.Status.RUNNING:
         raise Conflict(_("there is no round being played to pair again"))

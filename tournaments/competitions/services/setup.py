@@ -82,6 +82,8 @@ def tournament_create(
     registration_opens: Any = None,
     registration_closes: Any = None,
     now: datetime | None = None,
+    duration_minutes: int | None = None,
+    berserk: bool = True,
     **calendar: Any,
 ) -> Tournament:
     """A new event in the league, open for registration unless ``open_registration`` is false.
@@ -89,6 +91,10 @@ def tournament_create(
     ``calendar``: the start and round schedule (``starts_at``, ``min_players``, ``check_in_minutes``,
     ``round_start``, ``round_interval_minutes``, ``round_times``, ``round_deadline_minutes``,
     ``deadline_rule``), checked by ``tournaments.calendar.schedule.checked_fields`` against ``now``.
+
+    An arena (format ``arena``) runs ``duration_minutes`` from its start and has no rounds;
+    ``berserk`` lets its players halve their own clock for a point more (only under a running clock:
+    untimed and correspondence arenas have no berserk, whatever is asked; ``_checked_arena``).
 
     Only the league's organisers may create one. Every setting is checked first, in this order: entry
     rules, format, scoring, time control and edition, season.
@@ -109,6 +115,15 @@ def tournament_create(
         rating_max=rating_max,
         registration_opens=registration_opens,
         registration_closes=registration_closes,
+    )
+    duration_minutes, berserk = _checked_arena(
+        format=format,
+        rounds=rounds,
+        duration_minutes=duration_minutes,
+        berserk=berserk,
+        tc=tc,
+        points_scale=points_scale,
+        calendar=calendar,
     )
     if season is not None and season.league_id != league.pk:
         raise InvalidInput(_("the season belongs to another league"))
@@ -146,6 +161,8 @@ def tournament_create(
         registration_closes=registration_closes,
         status=Tournament.Status.REGISTRATION if open_registration else Tournament.Status.DRAFT,
         created_by=organiser,
+        duration_minutes=duration_minutes,
+        berserk=berserk,
     )
 
 
@@ -220,6 +237,49 @@ def _checked_format(*, game: str, seats: int, format: str, rounds: int | None, a
     return rounds
 
 
+#: How long an arena may run, in minutes: five minutes to a day.
+ARENA_MINUTES = (5, 1440)
+
+
+def _checked_arena(
+    *,
+    format: str,
+    rounds: int,
+    duration_minutes: int | None,
+    berserk: bool,
+    tc: TimeControl,
+    points_scale: list[float] | None,
+    calendar: dict[str, Any],
+) -> tuple[int | None, bool]:
+    """An arena's duration and whether it has berserk (only under a clock that runs while one
+    thinks: not untimed, not correspondence); other formats take no duration and no berserk."""
+    if format != Tournament.Format.ARENA:
+        if duration_minutes is not None:
+            raise InvalidInput(_("only an arena has a duration: other formats play their rounds out"))
+        return None, False
+    low, high = ARENA_MINUTES
+    if duration_minutes is None:
+        raise InvalidInput(
+            _("an arena needs duration_minutes: how long it runs, %(low)s to %(high)s minutes")
+            % {"low": low, "high": high}
+        )
+    if not low <= duration_minutes <= high:
+        raise InvalidInput(
+            _("an arena runs %(low)s to %(high)s minutes, not %(value)s")
+            % {"low": low, "high": high, "value": duration_minutes}
+        )
+    if rounds:
+        raise InvalidInput(_("an arena has no rounds: its players are paired until its time is up"))
+    rounds_set = {
+        k for k in ("round_interval_minutes", "round_times", "round_deadline_minutes") if calendar.get(k)
+    }
+    if calendar.get("round_start", Tournament.RoundStart.ASAP) != Tournament.RoundStart.ASAP or rounds_set:
+        raise InvalidInput(_("an arena has no rounds, so no round schedule or round deadline"))
+    if points_scale is not None and any(float(v) != int(v) for v in points_scale):
+        raise InvalidInput(_("an arena's points are whole numbers: give a points scale without fractions"))
+    return duration_minutes, bool(berserk) and tc.timed and tc.kind != "correspondence"
+
+
 def _check_scoring(*, seats: int, points_scale: list[float] | None, requested_bye: str) -> None:
     """Check the points per place (one value a seat) and what a requested bye pays."""
     if points_scale is not None and len(points_scale) != seats:
@@ -252,6 +312,19 @@ def _locked(tournament_id: int) -> Tournament:
     if t is None:
         raise NotFound(_("there is no tournament %(id)s") % {"id": tournament_id})
     return t
+
+
+def refuse_arena(*, t: Tournament) -> None:
+    """The round-based actions (next round, pairing again, seeds, byes, late entries) refuse an
+    arena: it has none of them (``tournaments.arena``)."""
+    if t.format == Tournament.Format.ARENA:
+        raise Conflict(
+            _(
+                "%(event)s is an arena: it has no rounds, seeds, byes or late entries. Players join "
+                "at any time and are paired as soon as they are free, until its time is up."
+            )
+            % {"event": t.name}
+        )
 
 
 @transaction.atomic

@@ -23,6 +23,8 @@ from tournaments.competitions import services as events
 from tournaments.models import League, Season
 from tournaments.seasons import services as seasons
 
+from ..play_now_demo import seed_play_now
+
 DEMO_PASSWORD = "demo-pass-2026"
 DEMO_PLAYERS = [("alice", "Alice"), ("bob", "Bob"), ("carol", "Carol"), ("dave", "Dave")]
 #: More players for the seasons' divisions (two divisions of four).
@@ -40,9 +42,15 @@ class Command(BaseCommand):
             league = League.objects.filter(slug="demo-club").first()
             organiser = league.organisers.order_by("pk").first() if league else None
             seeded = league is None or league.event_series.exists() or league.seasons.exists()
+            added = []
             if organiser is not None and not seeded:
                 self._calendar(organiser, league)
-                self.stdout.write(self.style.SUCCESS("demo calendar created"))
+                added.append("calendar")
+            # And from before play now: the arena and the pools' waiting players, once.
+            if organiser is not None and seed_play_now(organiser=organiser, league=league):
+                added.append("arena and quick pairing")
+            if added:
+                self.stdout.write(self.style.SUCCESS(f"demo {' and '.join(added)} created"))
             else:
                 self.stdout.write("demo data present")
             return
@@ -76,6 +84,7 @@ class Command(BaseCommand):
         services.seat_join(table_id=live.pk, player=bots["greedy-bot"])
         services.table_create(creator=bots["greedy-bot"], game="pacru", players=2, rated=False)
         self._calendar(organiser.player, League.objects.get(slug="demo-club"))
+        seed_play_now(organiser=organiser.player, league=League.objects.get(slug="demo-club"))
         names = [n for n, _ in DEMO_PLAYERS + SEASON_PLAYERS]
         self.stdout.write(self.style.SUCCESS(f"demo data created: players {', '.join(names)} and organiser"))
 

@@ -1,0 +1,1 @@
+"""Arena tournaments: a fixed duration; whoever is free is paired again at once."""
