@@ -9,13 +9,17 @@ half-way has done part of its work and the next run does the rest (every job is 
 
 from __future__ import annotations
 
+import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
 from django.db import transaction
 from django.db.models import QuerySet
+
+log = logging.getLogger(__name__)
 
 
 def batch_size(batch: int | None = None) -> int:
@@ -70,3 +74,18 @@ def every(seconds: float) -> Callable[[Callable[[], Any]], Callable[[], Any]]:
         return run
 
     return wrap
+
+
+def run_parts(
+    name: str, parts: Mapping[str, Callable[..., Mapping[str, int]]], *, now: datetime
+) -> dict[str, int]:
+    """Run each part of a periodic job once at ``now`` (``part(now=now)`` returns its counts), as
+    ``{"part.what": count}``; a part that fails is logged and the others still run."""
+    done: dict[str, int] = {}
+    for part_name, part in parts.items():
+        try:
+            for what, count in part(now=now).items():
+                done[f"{part_name}.{what}"] = count
+        except Exception:
+            log.exception("%s: %s failed", name, part_name)
+    return done

@@ -9,33 +9,22 @@ redelivered) seat every player once. ``now`` is injected by tests."""
 
 from __future__ import annotations
 
-import logging
 from datetime import datetime
 
 from django.conf import settings
 from django.utils import timezone
 
-from common.retention import every
+from common.retention import every, run_parts
 
 from .arena import wave as arenas
 from .pools import wave as pools
-
-log = logging.getLogger(__name__)
 
 PARTS = {"pools": pools.sweep, "arenas": arenas.sweep}
 
 
 def wave(*, now: datetime | None = None) -> dict[str, int]:
     """Run every part once; a part that fails is logged and the others still run."""
-    moment = now or timezone.now()
-    done: dict[str, int] = {}
-    for name, part in PARTS.items():
-        try:
-            for what, count in part(now=moment).items():
-                done[f"{name}.{what}"] = count
-        except Exception:
-            log.exception("play-now wave: %s failed", name)
-    return done
+    return run_parts("play-now wave", PARTS, now=now or timezone.now())
 
 
 @every(settings.PLAY_NOW_WAVE_SECONDS)

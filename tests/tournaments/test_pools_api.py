@@ -102,6 +102,7 @@ def test_anonymous_and_guests_cannot_join(pool: Pool) -> None:
 def test_a_player_at_a_live_table_is_refused_with_its_id(pool: Pool) -> None:
     ann = Actor("ann")
     table = games.table_create(creator=ann.player, game="azacru", players=2, rated=False, time_control=CLOCK)
+    games.seat_join(table_id=table.pk, player=Actor("bea").player)  # full: the game is on
     r = ann.post(URL, {"pool": pool.pk})
     assert r.status_code == 409 and str(table.pk) in r.json()["detail"]
     assert not PoolEntry.objects.exists()

@@ -88,7 +88,7 @@ def test_a_rated_pool_asks_for_a_verified_email_where_the_site_does(settings: An
     assert entries() == [(ann.pk, rated.pk)]
 
 
-def test_a_player_at_a_live_table_is_refused_but_correspondence_does_not_count() -> None:
+def test_a_player_in_a_live_game_is_refused_but_untimed_correspondence_and_open_tables_do_not_count() -> None:
     pool, ann, ben = make_pool(), Actor("ann").player, Actor("ben").player
     corr = games.table_create(
         creator=ann, game="shacru", players=2, rated=False, time_control={"kind": "correspondence", "days": 3}
@@ -96,11 +96,18 @@ def test_a_player_at_a_live_table_is_refused_but_correspondence_does_not_count()
     games.seat_join(table_id=corr.pk, player=ben)
     services.pool_join(player=ann, pool_id=pool.pk)
     services.pool_leave(player=ann)
+    untimed = games.table_create(creator=ann, game="shacru", players=2, rated=False)
+    games.seat_join(table_id=untimed.pk, player=ben)
+    services.pool_join(player=ann, pool_id=pool.pk)  # an untimed game does not hold her either
+    services.pool_leave(player=ann)
     live = games.table_create(creator=ann, game="shacru", players=2, rated=False, time_control=FIVE)
+    services.pool_join(player=ann, pool_id=pool.pk)  # a table waiting for players does not count
+    services.pool_leave(player=ann)
+    games.seat_join(table_id=live.pk, player=Actor("cid").player)
     with pytest.raises(Conflict, match=f"you are playing at table {live.pk}"):
         services.pool_join(player=ann, pool_id=pool.pk)
     assert entries() == []
-    games.seat_leave(table_id=live.pk, player=ann)
+    games.game_resign(table_id=live.pk, player=ann)
     services.pool_join(player=ann, pool_id=pool.pk)
     assert entries() == [(ann.pk, pool.pk)]
 

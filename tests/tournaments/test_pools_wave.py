@@ -153,7 +153,8 @@ def test_who_may_no_longer_wait_is_let_go() -> None:
     Pool.objects.filter(pk=closed.pk).update(active=False)
     # dan waits, then sits down at a live table of his own
     wait_in(pool, [dan], at(0))
-    games.table_create(creator=dan, game="shacru", players=2, rated=False, time_control=FIVE)
+    live = games.table_create(creator=dan, game="shacru", players=2, rated=False, time_control=FIVE)
+    games.seat_join(table_id=live.pk, player=players("eli")[0])
     done = wave.sweep(now=at(5))
     assert done == {"tables": 0, "seated": 0, "dropped": 3}
     assert list(PoolEntry.objects.values_list("player_id", flat=True)) == [ben.pk]

@@ -7,18 +7,15 @@ beat restarted, a task redelivered) do each thing once. ``now`` is injected by t
 
 from __future__ import annotations
 
-import logging
 from datetime import datetime
 
 from django.conf import settings
 from django.utils import timezone
 
-from common.retention import every
+from common.retention import every, run_parts
 
 from ..seasons import sweep as seasons
 from . import recurring, rounds, starts
-
-log = logging.getLogger(__name__)
 
 PARTS = {
     "recurring": recurring.sweep,
@@ -30,15 +27,7 @@ PARTS = {
 
 def tick(*, now: datetime | None = None) -> dict[str, int]:
     """Run every part once; a part that fails is logged and the others still run."""
-    moment = now or timezone.now()
-    done: dict[str, int] = {}
-    for name, part in PARTS.items():
-        try:
-            for what, count in part(now=moment).items():
-                done[f"{name}.{what}"] = count
-        except Exception:
-            log.exception("calendar tick: %s failed", name)
-    return done
+    return run_parts("calendar tick", PARTS, now=now or timezone.now())
 
 
 @every(settings.CALENDAR_TICK_SECONDS)

@@ -27,6 +27,16 @@ class LeagueForm(forms.Form):
     )
 
 
+def require_arena_minutes(form: forms.Form, data: dict[str, Any]) -> dict[str, Any]:
+    """An arena's form (an event's or a series') must say how long it runs."""
+    if data.get("format") == Tournament.Format.ARENA and not data.get("duration_minutes"):
+        form.add_error(
+            "duration_minutes",
+            pgettext("event form", "an arena runs for a set time: say how many minutes (5 or more)"),
+        )
+    return data
+
+
 class TournamentForm(forms.Form):
     league = forms.ModelChoiceField(
         queryset=League.objects.none(), label=pgettext_lazy("event form", "League")
@@ -179,13 +189,7 @@ class TournamentForm(forms.Form):
     )
 
     def clean(self) -> dict[str, Any]:
-        d = super().clean()
-        if d.get("format") == Tournament.Format.ARENA and not d.get("duration_minutes"):
-            self.add_error(
-                "duration_minutes",
-                pgettext("event form", "an arena runs for a set time: say how many minutes (5 or more)"),
-            )
-        return d
+        return require_arena_minutes(self, super().clean())
 
     def clean_round_times(self) -> list[datetime]:
         """One date and time a line, in the organiser's time zone (blank lines left out)."""

@@ -21,7 +21,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.dates import WEEKDAYS
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 from django.views.decorators.http import require_POST
 
 from common.errors import ServiceError
@@ -31,7 +31,7 @@ from games.models import Player
 from .. import selectors as league_selectors
 from ..calendar import recurring
 from ..models import EventSeries, League, Tournament
-from .forms import TournamentForm
+from .forms import TournamentForm, require_arena_minutes
 
 #: The event form's fields a recurring event takes (its name and dates are the series' own).
 EVENT_FIELDS = (
@@ -122,13 +122,7 @@ class SeriesForm(forms.Form):
         self.fields["time_zone"].choices = zone_choices()  # type: ignore[attr-defined]
 
     def clean(self) -> dict[str, Any]:
-        d = super().clean()
-        if d.get("format") == Tournament.Format.ARENA and not d.get("duration_minutes"):
-            self.add_error(
-                "duration_minutes",
-                pgettext("event form", "an arena runs for a set time: say how many minutes (5 or more)"),
-            )
-        return d
+        return require_arena_minutes(self, super().clean())
 
     def settings(self) -> dict[str, Any]:
         """The series' arguments (``recurring.series_create``) from the cleaned form."""

@@ -3,8 +3,9 @@
 A player waits in one pool at a time: joining another leaves the first, in one transaction.
 Joining is refused (and changes nothing) for guests (they play bots: ``games.guests``) and bot
 accounts, for an account without a verified e-mail address in a rated pool when the site asks
-for one (``RATED_NEEDS_VERIFIED_EMAIL``), and while the player sits at a table in play that is
-not correspondence (one live game at a time). Joining the pool one waits in already keeps one's
+for one (``RATED_NEEDS_VERIFIED_EMAIL``), and while the player plays a game on a live clock
+(:data:`LIVE_CLOCKS`: one live game at a time; an untimed or correspondence game, or a table still
+waiting for players, does not count). Joining the pool one waits in already keeps one's
 place. Whoever waits longer than :data:`ENTRY_LIMIT_SECONDS` is let go by the next wave.
 """
 
@@ -54,15 +55,19 @@ def find_pool(*, game: str, players: int, time_control: Any) -> Pool:
     )
 
 
+#: The clocks that run while one thinks, in minutes: a game on one of them holds its players.
+LIVE_CLOCKS = ("fischer", "delay", "byoyomi")
+
+
 def live_table(*, player: Player) -> int | None:
-    """The table in play (not correspondence) where ``player`` still has a seat, if any."""
+    """The game on a live clock (:data:`LIVE_CLOCKS`) that ``player`` is still playing, if any."""
     return (
         Seat.objects.filter(
             player=player,
             state=Seat.State.PLAYING,
-            table__status__in=[Table.Status.OPEN, Table.Status.ACTIVE],
+            table__status=Table.Status.ACTIVE,
+            table__time_control__kind__in=LIVE_CLOCKS,
         )
-        .exclude(table__time_control__kind="correspondence")
         .values_list("table_id", flat=True)
         .first()
     )

@@ -31,7 +31,7 @@ from ..events import PoolTableFormed, pool_changed, pool_table_formed
 from ..models import Pool, PoolEntry, PoolTable
 from ..pairing import assign_seats
 from .planner import Waiting, plan_wave
-from .services import ENTRY_LIMIT_SECONDS
+from .services import ENTRY_LIMIT_SECONDS, LIVE_CLOCKS
 
 log = logging.getLogger(__name__)
 
@@ -64,15 +64,14 @@ def last_tables(player_ids: Iterable[int]) -> tuple[dict[int, frozenset[int]], d
 
 
 def _live_players(player_ids: Iterable[int]) -> set[int]:
-    """Which of these players sit at a table in play that is not correspondence (one query)."""
+    """Which of these players play a game on a live clock (``services.LIVE_CLOCKS``; one query)."""
     return set(
         Seat.objects.filter(
             player__in=list(player_ids),
             state=Seat.State.PLAYING,
-            table__status__in=[Table.Status.OPEN, Table.Status.ACTIVE],
-        )
-        .exclude(table__time_control__kind="correspondence")
-        .values_list("player_id", flat=True)
+            table__status=Table.Status.ACTIVE,
+            table__time_control__kind__in=LIVE_CLOCKS,
+        ).values_list("player_id", flat=True)
     )
 
 
