@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
 from django.views import defaults
@@ -61,9 +62,21 @@ def _flatten(detail: Any, prefix: str = "") -> list[str]:
     return [f"{prefix}{detail}"]
 
 
+def unreadable_body(exc: Exception) -> str | None:
+    """What is wrong with a request body Django refuses to read (too many fields or files, too
+    large), in words; None for any other error."""
+    if isinstance(exc, TooManyFieldsSent | TooManyFilesSent):
+        return _("the request has too many fields or files: send the fields this operation takes")
+    if isinstance(exc, RequestDataTooBig):
+        return _("the request body is too large")
+    return None
+
+
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, ServiceError):
         return Response({"detail": exc.detail, "code": exc.code, **exc.extra}, status=exc.status_code)
+    if (unreadable := unreadable_body(exc)) is not None:  # else Django's HTML 400 page
+        return Response({"detail": unreadable, "code": "invalid"}, status=status.HTTP_400_BAD_REQUEST)
     response = exception_handler(exc, context)
     if response is None:
         return None
@@ -81,6 +94,15 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
 
 def _is_api(request: HttpRequest) -> bool:
     return request.path.startswith("/api/")
+
+
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """``handler400``: the API's error shape under ``/api/`` (a body Django refused to read outside
+    a DRF view, say), the site's page elsewhere."""
+    if _is_api(request):
+        detail = (unreadable_body(exception) if exception else None) or _("the request could not be read")
+        return JsonResponse({"detail": detail, "code": "invalid"}, status=400)
+    return defaults.bad_request(request, exception)  # type: ignore[arg-type]
 
 
 def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:

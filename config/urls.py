@@ -17,6 +17,7 @@ from web.signin import AdminSignInForm, SignInView, admin_sign_in
 register_id_converter()
 
 # Under /api/ a 404 or 500 answers the API's JSON error shape; pages get a plain short page.
+handler400 = "common.errors.bad_request"
 handler404 = "common.errors.page_not_found"
 handler500 = "common.errors.server_error"
 

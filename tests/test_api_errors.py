@@ -106,6 +106,16 @@ def test_unknown_pages_still_answer_a_page(db: None) -> None:
     assert r.status_code == 404 and not r["Content-Type"].startswith("application/json")
 
 
+def test_a_body_with_too_many_fields_is_a_json_400_and_changes_nothing(alice: Actor) -> None:
+    """Django refuses to read a form body past DATA_UPLOAD_MAX_NUMBER_FIELDS (the API fuzz sent one
+    to mark notifications read): the API answers its error shape, not Django's HTML 400 page."""
+    fields = {f"f{n}": "x" for n in range(1100)}
+    body = error(alice.client.post("/api/v1/notifications/read/", fields, format="multipart"), 400, "invalid")
+    assert "too many fields" in body["detail"]
+    page = Client(raise_request_exception=False).post("/accounts/login/", fields)
+    assert page.status_code == 400 and not page["Content-Type"].startswith("application/json")
+
+
 def _boom(*args: Any, **kwargs: Any) -> Any:
     raise RuntimeError("boom")
 
