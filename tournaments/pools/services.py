@@ -11,9 +11,11 @@ place. Whoever waits longer than :data:`ENTRY_LIMIT_SECONDS` is let go by the ne
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -59,18 +61,24 @@ def find_pool(*, game: str, players: int, time_control: Any) -> Pool:
 LIVE_CLOCKS = ("fischer", "delay", "byoyomi")
 
 
-def live_table(*, player: Player) -> int | None:
-    """The game on a live clock (:data:`LIVE_CLOCKS`) that ``player`` is still playing, if any."""
-    return (
-        Seat.objects.filter(
-            player=player,
-            state=Seat.State.PLAYING,
-            table__status=Table.Status.ACTIVE,
-            table__time_control__kind__in=LIVE_CLOCKS,
-        )
-        .values_list("table_id", flat=True)
-        .first()
+def _live_seats(player_ids: Iterable[int]) -> QuerySet[Seat]:
+    """The seats of these players in games on a live clock (:data:`LIVE_CLOCKS`) still played."""
+    return Seat.objects.filter(
+        player__in=list(player_ids),
+        state=Seat.State.PLAYING,
+        table__status=Table.Status.ACTIVE,
+        table__time_control__kind__in=LIVE_CLOCKS,
     )
+
+
+def live_table(*, player: Player) -> int | None:
+    """The game on a live clock that ``player`` is still playing, if any."""
+    return _live_seats([player.pk]).values_list("table_id", flat=True).first()
+
+
+def in_live_games(*, player_ids: Iterable[int]) -> set[int]:
+    """Which of these players play a game on a live clock now (one query)."""
+    return set(_live_seats(player_ids).values_list("player_id", flat=True))
 
 
 def may_wait(*, player: Player, pool: Pool) -> None:

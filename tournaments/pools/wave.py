@@ -31,7 +31,7 @@ from ..events import PoolTableFormed, pool_changed, pool_table_formed
 from ..models import Pool, PoolEntry, PoolTable
 from ..pairing import assign_seats
 from .planner import Waiting, plan_wave
-from .services import ENTRY_LIMIT_SECONDS, LIVE_CLOCKS
+from .services import ENTRY_LIMIT_SECONDS, in_live_games
 
 log = logging.getLogger(__name__)
 
@@ -61,18 +61,6 @@ def last_tables(player_ids: Iterable[int]) -> tuple[dict[int, frozenset[int]], d
                 others[player_id] = frozenset(p for p, _n, _l in sitting if p != player_id)
                 seats[player_id] = [number]
     return others, seats
-
-
-def _live_players(player_ids: Iterable[int]) -> set[int]:
-    """Which of these players play a game on a live clock (``services.LIVE_CLOCKS``; one query)."""
-    return set(
-        Seat.objects.filter(
-            player__in=list(player_ids),
-            state=Seat.State.PLAYING,
-            table__status=Table.Status.ACTIVE,
-            table__time_control__kind__in=LIVE_CLOCKS,
-        ).values_list("player_id", flat=True)
-    )
 
 
 def _may_stay(entry: PoolEntry, pool: Pool, now: datetime, playing: set[int]) -> bool:
@@ -126,7 +114,7 @@ def _sweep_pool(pool_id: int, now: datetime) -> dict[str, int]:
     entries = list(
         PoolEntry.objects.select_for_update(of=("self",)).filter(pool=pool).select_related("player")
     )
-    playing = _live_players(e.player_id for e in entries)
+    playing = in_live_games(player_ids=[e.player_id for e in entries])
     gone = [e for e in entries if not _may_stay(e, pool, now, playing)]
     if gone:
         PoolEntry.objects.filter(pk__in=[e.pk for e in gone]).delete()
