@@ -14,6 +14,19 @@ from .events import (
 from .ladders import Challenge, Ladder, LadderMember, QueueEntry, QueueTable
 from .play_now import ArenaPlayer, ArenaTable, Pool, PoolEntry, PoolTable
 from .roles import OrganiserRequest, OrganiserRole
+from .teams import (
+    LineUp,
+    Team,
+    TeamBoard,
+    TeamEntry,
+    TeamEvent,
+    TeamInvitation,
+    TeamMatch,
+    TeamMatchSide,
+    TeamMember,
+    TeamRound,
+    TeamSeasonEntry,
+)
 
 __all__ = [
     "Announcement",
@@ -28,6 +41,7 @@ __all__ = [
     "LadderMember",
     "LateEntryInvitation",
     "League",
+    "LineUp",
     "OrganiserRequest",
     "OrganiserRole",
     "Pool",
@@ -40,5 +54,15 @@ __all__ = [
     "RoundTable",
     "Season",
     "SeasonEntry",
+    "Team",
+    "TeamBoard",
+    "TeamEntry",
+    "TeamEvent",
+    "TeamInvitation",
+    "TeamMatch",
+    "TeamMatchSide",
+    "TeamMember",
+    "TeamRound",
+    "TeamSeasonEntry",
     "Tournament",
 ]

@@ -89,6 +89,9 @@ class Season(models.Model):
     #: Series seasons: points by final place in each event (best first), and how many results count.
     series_points = models.JSONField(default=list, null=True, blank=True)
     best_of = models.PositiveSmallIntegerField(null=True, blank=True)
+    #: A team season (divisions of teams, ``tournaments.teams.seasons``): the boards of each match
+    #: (null: a season of players).
+    team_boards = models.PositiveSmallIntegerField(null=True, blank=True)
     #: Prizes: [{"label": ..., "places": [first, last], "rating_max": null or a rating}, ...].
     prizes = models.JSONField(default=list, null=True, blank=True)
     created_by = models.ForeignKey(
@@ -114,6 +117,10 @@ class Division(models.Model):
     name = models.CharField(max_length=80, blank=True, default="")
     tournament = models.OneToOneField(
         "Tournament", on_delete=models.SET_NULL, null=True, blank=True, related_name="division"
+    )
+    #: A team season's division: its team event.
+    team_event = models.OneToOneField(
+        "TeamEvent", on_delete=models.SET_NULL, null=True, blank=True, related_name="division"
     )
 
     class Meta:

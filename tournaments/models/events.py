@@ -130,6 +130,10 @@ class Tournament(models.Model):
     duration_minutes = models.PositiveIntegerField(null=True, blank=True)
     #: Players may go berserk (halve their own clock for a point more on a win).
     berserk = models.BooleanField(default=True, db_default=True)
+    #: A team battle (an arena whose players play for teams): how many of each team's best scorers
+    #: count for it (null: no team battle), and the teams taking part.
+    team_battle_top = models.PositiveSmallIntegerField(null=True, blank=True)
+    battle_teams = models.ManyToManyField("Team", blank=True, related_name="battles")
 
     class Meta:
         ordering = ["-created"]

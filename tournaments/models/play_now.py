@@ -80,6 +80,10 @@ class ArenaPlayer(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="arena_players")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="arena_entries")
     joined = models.DateTimeField(default=timezone.now)
+    #: A team battle: the team the player plays for.
+    team = models.ForeignKey(
+        "Team", on_delete=models.SET_NULL, null=True, blank=True, related_name="arena_players"
+    )
     #: A paused player is not paired (they come back when they like); a withdrawn one has left.
     paused = models.BooleanField(default=False)
     withdrawn = models.BooleanField(default=False)
