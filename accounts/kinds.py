@@ -73,6 +73,14 @@ KINDS: dict[str, Kind] = {
             gettext_lazy("A season you play starts (your division), or ends (where you go next season)"),
             "immediate",
         ),
+        Kind(
+            "team",
+            gettext_lazy(
+                "Teams: a captain invites you, a player asks to join your team, or your invitation "
+                "or request is answered"
+            ),
+            "immediate",
+        ),
         Kind("game_over", gettext_lazy("A game of yours ended (result and rating change)"), "off"),
     ]
 }
@@ -249,6 +257,24 @@ def _season(p: dict[str, Any]) -> str:
     return _("%(season)s has finished") % args
 
 
+def _team(p: dict[str, Any]) -> str:
+    """A team invitation or request to join, or its answer."""
+    args = {"team": p["team"], "name": p.get("name", ""), "by": p.get("by") or ""}
+    if p.get("kind") == "request":
+        if p.get("status") == "accepted":
+            return _("Your request to join %(team)s was accepted: you are on the team") % args
+        if p.get("status") == "declined":
+            return _("Your request to join %(team)s was declined") % args
+        return _("%(name)s asks to join your team %(team)s") % args
+    if p.get("status") == "accepted":
+        return _("%(name)s accepted your invitation: they are on %(team)s") % args
+    if p.get("status") == "declined":
+        return _("%(name)s declined your invitation to %(team)s") % args
+    if not args["by"]:
+        return _("You are invited to join the team %(team)s") % args
+    return _("%(by)s invites you to join the team %(team)s") % args
+
+
 def title(kind: str, p: dict[str, Any]) -> str:
     """The notification in one line, as the inbox lists it and a mail's subject says it."""
     if kind == "your_turn":
@@ -273,6 +299,22 @@ def title(kind: str, p: dict[str, Any]) -> str:
             return _("%(event)s: 24 h left before the deadline of round %(round)s") % args
         if p.get("bye"):
             return _("%(event)s: round %(round)s is paired and you have a bye") % args
+        if p.get("lineup"):  # a team event: the captains set their line-ups
+            return _(
+                "%(event)s: round %(round)s is paired, %(team)s meets %(opponents)s: set its line-up"
+            ) % {
+                **args,
+                "team": p.get("team", ""),
+                "opponents": _names(p["opponents"]),
+            }
+        if p.get("board"):  # a team event: the board's table is open
+            return _(
+                "%(event)s: round %(round)s, board %(board)s: your table is open, you play %(opponents)s"
+            ) % {
+                **args,
+                "board": p["board"],
+                "opponents": _names(p["opponents"]),
+            }
         return _("%(event)s: round %(round)s is paired, you play %(opponents)s") % {
             **args,
             "opponents": _names(p["opponents"]),
@@ -301,6 +343,8 @@ def title(kind: str, p: dict[str, Any]) -> str:
         return _late_entry(p)
     if kind == "season":
         return _season(p)
+    if kind == "team":
+        return _team(p)
     if kind == "game_over":
         return _("Your %(game)s game against %(opponents)s ended: %(outcome)s") % {
             "game": p["game"],
@@ -345,6 +389,10 @@ def detail(kind: str, p: dict[str, Any], extra: dict[str, Any] | None = None) ->
             "You are entered only if you accept. The rounds you missed would pay nothing. "
             "Accept or decline on the event's page."
         )
+    if kind == "team" and p.get("status") == "pending":
+        if p.get("kind") == "request":
+            return _("Accept or decline the request in the team's captain's tools.")
+        return _("Accept or decline the invitation on the team's page.")
     if kind == "game_over":
         change = (extra or {}).get("rating")
         if change:

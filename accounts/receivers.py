@@ -32,6 +32,8 @@ from tournaments.events import (
     QueueTableFormed,
     RoundPaired,
     SeasonNews,
+    TeamEventNews,
+    TeamInvitationNews,
     challenge_changed,
     entered,
     event_changed,
@@ -42,6 +44,8 @@ from tournaments.events import (
     round_deadline_near,
     round_paired,
     season_changed,
+    team_event_changed,
+    team_invitation_changed,
 )
 
 from . import sessions
@@ -425,6 +429,89 @@ def on_late_entry(*, invitation: LateEntryNews, **_: Any) -> None:
         },
         url=reverse("tournament", args=[i.tournament_id]),
     )
+
+
+@receiver(team_invitation_changed)
+def on_team_invitation(*, invitation: TeamInvitationNews, **_: Any) -> None:
+    """A captain's invitation goes to the player, a request to join to the captain and the
+    vice-captain; an answer goes back to whoever asked (the inviter, or the player asking)."""
+    i = invitation
+    to: list[PlayerRef | None]
+    if i.status == "pending":
+        to = [i.player] if i.kind == "invite" else list(i.managers)
+    elif i.kind == "invite":
+        to = [i.by] if i.by is not None else []
+    else:
+        to = [i.player]
+    for person in to:
+        if person is None or person.user_id is None:
+            continue
+        notify(
+            user_id=person.user_id,
+            kind="team",
+            key=f"team-invitation:{i.invitation_id}:{i.status}",
+            params={
+                "team": i.team,
+                "slug": i.team_slug,
+                "invitation": i.invitation_id,
+                "kind": i.kind,
+                "status": i.status,
+                "name": i.player.name,
+                "by": i.by.name if i.by else "",
+            },
+            # A request waits in the captain's tools; anything else is seen on the team's page.
+            url=reverse(
+                "team-manage" if i.kind == "request" and i.status == "pending" else "team", args=[i.team_slug]
+            ),
+        )
+
+
+@receiver(team_event_changed)
+def on_team_event(*, news: TeamEventNews, **_: Any) -> None:
+    """A team round paired: its captains and vice-captains set their line-ups by its start; a
+    round's boards open: each player seated is told where to play."""
+    base = {"event": news.event, "round": news.number, "team_event": news.event_id}
+    if news.state == "paired" and news.round_id is not None:
+        for side in news.sides:
+            for me in side.managers:
+                if me.user_id is None:
+                    continue
+                starts = {}
+                if news.starts_at is not None:
+                    starts = {
+                        "starts": when(news.starts_at, me.user_id),
+                        "starts_at": news.starts_at.isoformat(),
+                    }
+                notify(
+                    user_id=me.user_id,
+                    kind="round",
+                    key=f"team-round:{news.round_id}:{side.team_id}",
+                    params={
+                        **base,
+                        "lineup": True,
+                        "team": side.team,
+                        "opponents": list(side.opponents),
+                        **starts,
+                    },
+                    url=reverse("team-lineup", args=[news.round_id, side.team_slug]),
+                )
+    if news.state == "opened":
+        for board in news.boards:
+            for me in board.players:
+                if me.user_id is None:
+                    continue
+                notify(
+                    user_id=me.user_id,
+                    kind="round",
+                    key=f"team-board:{board.table_id}",
+                    params={
+                        **base,
+                        "board": board.board,
+                        "table": board.table_id,
+                        "opponents": [o.name for o in board.players if o != me],
+                    },
+                    url=reverse("table", args=[board.table_id]),
+                )
 
 
 @receiver(user_logged_in)

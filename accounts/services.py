@@ -37,6 +37,7 @@ from ratings.models import Rating, RatingChange
 from tournaments import ladders
 from tournaments.competitions import services as events
 from tournaments.models import AuditEntry, Challenge, LadderMember, QueueEntry, Registration, Tournament
+from tournaments.teams import services as team_services
 
 from . import sessions
 from .mail_limits import limited_error
@@ -363,7 +364,8 @@ def delete_account(*, user: User, password: str) -> None:
     """Delete an account, keeping every game and result: the player is renamed "deleted player
     N", its personal data (name, address, preferences, notifications, sessions, token) removed,
     its games in play resigned, its open seats, registrations, ladder places and challenges left,
-    its blocks (made and received) removed.
+    its teams left (a team it captains passes to its vice-captain or longest-standing member), its
+    blocks (made and received) removed.
     """
     if not user.check_password(password):
         raise Forbidden(_("the password is not right: the account was not deleted"))
@@ -398,6 +400,8 @@ def delete_account(*, user: User, password: str) -> None:
         for member in LadderMember.objects.filter(player=player).select_related("ladder"):
             ladders.ladder_leave(ladder=member.ladder, player=player)
         QueueEntry.objects.filter(player=player).delete()
+        # Their teams go on without them (the captaincy handed over: tournaments.teams.services).
+        team_services.on_player_deleted(player=player)
         # Their blocks (personal data) and the blocks of them (they play no more) go too.
         Block.objects.filter(Q(player=player) | Q(blocked=player)).delete()
 

@@ -61,6 +61,7 @@ urlpatterns = [
     path("", include("tournaments.organising.urls")),
     path("", include("tournaments.calendar.urls")),
     path("", include("tournaments.seasons.urls")),
+    path("", include("tournaments.teams.urls")),
     path("", include("web.rules_urls")),
     path("", include("web.walkthrough_urls")),
     path("", include("accounts.page_urls")),

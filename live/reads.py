@@ -27,6 +27,8 @@ from tournaments.models import (
     PoolEntry,
     QueueEntry,
     Registration,
+    TeamBoard,
+    TeamEvent,
     Tournament,
 )
 
@@ -97,7 +99,7 @@ async def player(player_id: int, user_id: int, have: str | None) -> tuple[str, A
 
 
 #: The page topics that name an object by id.
-ID_TOPICS = ("player", "tournament", "ladder")
+ID_TOPICS = ("player", "tournament", "ladder", "team_event")
 
 
 def parse_topic(topic: str) -> tuple[str, int | None] | None:
@@ -121,7 +123,7 @@ def parse_topic(topic: str) -> tuple[str, int | None] | None:
 
 def _missing(wanted: list[tuple[str, int]]) -> list[tuple[str, int]]:
     """Which of these (kind, id) tournaments and ladders do not exist: one query."""
-    models = {"tournament": Tournament, "ladder": Ladder}
+    models = {"tournament": Tournament, "ladder": Ladder, "team_event": TeamEvent}
     parts = [
         models[kind]
         .objects.filter(pk__in=ids)
@@ -176,6 +178,12 @@ def _topic_version(topic: str) -> str:
             )
             return dumps([t, play, regs, board, tables])
         return dumps([t, play, regs])
+    if kind == "team_event":  # its rounds, line-ups and boards (tables played, boards counted)
+        event = TeamEvent.objects.filter(pk=n).values("status", "current_round").first()
+        boards = TeamBoard.objects.filter(match__round__event_id=n).aggregate(
+            n=Count("id"), counted=Count("id", filter=Q(counted=True)), actions=Sum("table__actions")
+        )
+        return dumps([event, boards])
     ladder = Challenge.objects.filter(ladder_id=n).aggregate(
         n=Count("id"), newest=Max("id"), answered=Max("answered_at")
     )

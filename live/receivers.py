@@ -23,6 +23,7 @@ from tournaments.events import (
     QueueTableFormed,
     ResultRecorded,
     RoundPaired,
+    TeamEventNews,
     arena_changed,
     challenge_changed,
     entered,
@@ -34,6 +35,7 @@ from tournaments.events import (
     queue_table_formed,
     result_recorded,
     round_paired,
+    team_event_changed,
 )
 
 from .publish import publish
@@ -112,6 +114,13 @@ def on_arena(*, arena: ArenaChanged, **_: Any) -> None:
     """An arena's leaderboard changed; the pages of players it seated read their fragment again
     (it links to their table now, and the page goes there: ``data-go``)."""
     publish(f"tournament:{arena.tournament_id}", *(f"player:{p}" for p in arena.players))
+
+
+@receiver(team_event_changed)
+def on_team_event(*, news: TeamEventNews, **_: Any) -> None:
+    """A team event moved on (a round paired or opened, a board counted, ...): its pages (event,
+    matches, line-ups) and the pages of the players concerned (captains, players seated)."""
+    publish(f"team_event:{news.event_id}", *(f"player:{p}" for p in news.players))
 
 
 @receiver(entered)

@@ -308,7 +308,9 @@ async def _topics(request: HttpRequest) -> list[str] | HttpResponse:
     parsed = [reads.parse_topic(t) for t in topics]
     if not topics or None in parsed:
         # Translators: the topic names (lobby, player:<id>, …) are machine words: keep them as they are
-        problem = _("name one or more topics (lobby, player:<id>, tournament:<id>, ladder:<id>)")
+        problem = _(
+            "name one or more topics (lobby, player:<id>, tournament:<id>, ladder:<id>, team_event:<id>)"
+        )
         return _error(400, "invalid", "t: " + problem)
     wanted = [(kind, n) for kind, n in filter(None, parsed) if n is not None]
     own = [n for kind, n in wanted if kind == "player"]

@@ -133,6 +133,7 @@ def _seed(organiser: Player, headers: dict[str, str]) -> dict[str, Any]:
     table = post("/api/v1/tables/", {"game": "shacru", "players": 2})
     post(f"/api/v1/tables/{table['id']}/join/", {}, rival_headers)
     ladder = post("/api/v1/ladders/", {"league": "fuzz", "game": "azacru"})
+    post("/api/v1/teams/", {"name": "Fuzz", "league": "fuzz"})  # the team whose slug is fuzz too
     return {
         "slug": "fuzz",
         "tournament_id": swiss["id"],

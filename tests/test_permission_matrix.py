@@ -57,6 +57,9 @@ from tournaments.models import (
 from tournaments.pools import services as pools
 
 from .games.conftest import Actor, as_organiser
+from .tournaments.team_events_matrix import TEAM_EVENT_MATRIX, TEAM_EVENT_OPERATIONS
+from .tournaments.team_seasons_matrix import TEAM_SEASON_MATRIX, TEAM_SEASON_OPERATIONS
+from .tournaments.teams_matrix import TEAM_MATRIX, TEAM_OPERATIONS
 
 ROLES = ["anon", "guest", "player", "seated", "org", "other_org", "staff"]
 
@@ -719,6 +722,16 @@ MATRIX: dict[str, dict[str, int]] = {
     "POST /api/v1/players/{player_id}/block/": _row(401, 201, 201, 400, 201, 201, 201),
     "DELETE /api/v1/players/{player_id}/block/": _row(401, 204, 204, 400, 204, 204, 204),
 }
+
+# Teams: the cases and statuses are in tests/tournaments/teams_matrix.py (this world and roles).
+OPERATIONS += TEAM_OPERATIONS
+MATRIX |= TEAM_MATRIX
+# Team seasons: tests/tournaments/team_seasons_matrix.py.
+OPERATIONS += TEAM_SEASON_OPERATIONS
+MATRIX |= TEAM_SEASON_MATRIX
+# Team events: tests/tournaments/team_events_matrix.py.
+OPERATIONS += TEAM_EVENT_OPERATIONS
+MATRIX |= TEAM_EVENT_MATRIX
 
 #: Operations a non-participant may call with a 2xx answer that must change nothing.
 NO_OPS = {

@@ -35,6 +35,11 @@ its listeners need, so that they read nothing of this app's tables:
   leaderboard changed (no notification: the pages show it).
 * ``season_changed``: ``season``, a :class:`SeasonNews`: a season started (each player's
   division) or finished (each player's place and where it takes them next season).
+* ``team_invitation_changed``: ``invitation``, a :class:`TeamInvitationNews`: a captain invited a
+  player, or a player asked to join a team (pending); or the other side answered (accepted, declined).
+* ``team_event_changed``: ``news``, a :class:`TeamEventNews`: a team event started, paired a round
+  (captains: line-ups due), opened a round's boards (players: their tables), counted a board,
+  finished a round, finished or was called off (``tournaments.teams.news``).
 """
 
 from __future__ import annotations
@@ -188,6 +193,54 @@ class SeasonNews:
     next_season_id: int | None = None  # finished: the season opened next
 
 
+@dataclass(frozen=True)
+class TeamInvitationNews:
+    invitation_id: int
+    team: str  # its name
+    team_slug: str
+    kind: str  # invite (a captain invites ``player``) or request (``player`` asks to join)
+    status: str  # pending, accepted, declined
+    player: PlayerRef  # the invited player, or the one asking
+    #: An invitation: who invited; a request: who answered it (None while pending, or not known).
+    by: PlayerRef | None
+    managers: tuple[PlayerRef, ...] = ()  # the team's captain and vice-captain
+
+
+@dataclass(frozen=True)
+class TeamSideNews:
+    """A team with a match in a paired round: its managers (captain, vice) and its opponents."""
+
+    team_id: int
+    team: str
+    managers: tuple[PlayerRef, ...]
+    opponents: tuple[str, ...]
+    match_id: int
+    team_slug: str = ""
+
+
+@dataclass(frozen=True)
+class TeamBoardNews:
+    """A board's table opened: its players in seat order."""
+
+    match_id: int
+    board: int
+    table_id: int
+    players: tuple[PlayerRef, ...]
+
+
+@dataclass(frozen=True)
+class TeamEventNews:
+    event_id: int
+    event: str  # its name
+    state: str  # started, paired, opened, counted, round_finished, finished, cancelled
+    round_id: int | None = None
+    number: int = 0  # the round's number
+    starts_at: datetime | None = None  # the round's start (line-ups close then)
+    sides: tuple[TeamSideNews, ...] = ()  # paired: each team with a match
+    boards: tuple[TeamBoardNews, ...] = ()  # opened: the tables opened
+    players: tuple[int, ...] = ()  # the players whose own pages change
+
+
 challenge_changed = Event("challenge_changed")
 round_paired = Event("round_paired")
 round_deadline_near = Event("round_deadline_near")
@@ -202,3 +255,5 @@ pool_table_formed = Event("pool_table_formed")
 result_recorded = Event("result_recorded")
 season_changed = Event("season_changed")
 arena_changed = Event("arena_changed")
+team_invitation_changed = Event("team_invitation_changed")
+team_event_changed = Event("team_event_changed")

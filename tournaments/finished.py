@@ -18,6 +18,7 @@ from .arena import finished as arena
 from .competitions import services
 from .events import ResultRecorded, result_recorded
 from .models import ArenaTable, Challenge, QueueTable, RoundTable
+from .teams import finished as teams
 
 log = logging.getLogger(__name__)
 
@@ -31,6 +32,8 @@ def table_finished(*, table_id: int, result: GameResult | None = None) -> str:
     outcome = services.table_finished(table_id=table_id, result=result)
     if arena.table_finished(table_id=table_id, result=result):
         outcome = "arena"
+    if teams.board_finished(table_id=table_id, result=result):
+        outcome = "team"
     recorded = _recorded(table_id)
     if recorded is not None:  # its event's and ladder's pages show the result counted
         send_after_commit(result_recorded, recorded=recorded)
@@ -74,6 +77,7 @@ def sweep_unrecorded(*, limit: int = 200) -> int:
             table__finished_at__gte=moment - timedelta(days=1),
         ).values_list("table_id", flat=True)[:limit]
     )
+    tables |= teams.unrecorded(settled=settled, limit=limit)
     for table_id in sorted(tables):
         log.warning("table %s ended without its tournament task: recording it now", table_id)
         table_finished(table_id=table_id)

@@ -117,6 +117,20 @@ class TournamentIn(serializers.Serializer):
         help_text="arena: players may halve their own clock at the start of a table for a point more on a "
         "win; off by itself under an untimed or correspondence clock",
     )
+    team_battle_top = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=1,
+        max_value=20,
+        help_text="arena: a team battle counting each team's best N scorers (1 to 20); needs battle_teams",
+    )
+    battle_teams = serializers.ListField(
+        child=serializers.CharField(max_length=80),
+        required=False,
+        max_length=100,
+        help_text="arena team battle: the teams taking part (slugs or ids), at least 2; players join for "
+        "one of them they are a member of",
+    )
 
 
 class PlayerRef(serializers.Serializer):
@@ -277,6 +291,9 @@ class TournamentOut(serializers.Serializer):
         allow_null=True, help_text="arena: how long it runs from its start; null for other formats"
     )
     berserk = serializers.BooleanField(help_text="arena: players may go berserk (halve their own clock)")
+    team_battle_top = serializers.IntegerField(
+        allow_null=True, help_text="arena team battle: each team's best scorers counted; null: no team battle"
+    )
     ends_at = serializers.DateTimeField(
         allow_null=True, help_text="arena: when it ends (its start plus its duration); null before the start"
     )

@@ -8,6 +8,9 @@ from .calendar import apis as calendar_apis
 from .calendar import series_apis
 from .pools import apis as pool_apis
 from .seasons import apis as season_apis
+from .teams import apis as team_apis
+from .teams import event_apis as team_event_apis
+from .teams import season_apis as team_season_apis
 
 register_id_converter()
 
@@ -58,6 +61,8 @@ urlpatterns = [
     path("seasons/<id:season_id>/unavailable/", season_apis.UnavailableApi.as_view()),
     path("seasons/<id:season_id>/start/", season_apis.StartApi.as_view()),
     path("seasons/<id:season_id>/close/", season_apis.CloseApi.as_view()),
+    path("seasons/<id:season_id>/teams/register/", team_season_apis.TeamSeasonRegisterApi.as_view()),
+    path("seasons/<id:season_id>/teams/withdraw/", team_season_apis.TeamSeasonWithdrawApi.as_view()),
     path("quick-pairing/", pool_apis.QuickPairingApi.as_view(), name="api-quick-pairing"),
     path("ladders/", apis.LadderListApi.as_view(), name="api-ladders"),
     path("ladders/<id:ladder_id>/", apis.LadderDetailApi.as_view(), name="api-ladder"),
@@ -65,6 +70,32 @@ urlpatterns = [
     path(
         "challenges/<id:challenge_id>/<str:action>/", apis.ChallengeActionApi.as_view(), name="api-challenge"
     ),
+    # Teams (tournaments.teams.apis).
+    path("teams/", team_apis.TeamListApi.as_view(), name="api-teams"),
+    path("teams/<slug:slug>/", team_apis.TeamDetailApi.as_view(), name="api-team"),
+    path("teams/<slug:slug>/invite/", team_apis.TeamInviteApi.as_view()),
+    path("teams/<slug:slug>/join/", team_apis.TeamJoinApi.as_view()),
+    path("teams/<slug:slug>/leave/", team_apis.TeamLeaveApi.as_view()),
+    path("teams/<slug:slug>/members/<id:player_id>/", team_apis.TeamMemberApi.as_view()),
+    path("teams/<slug:slug>/roles/", team_apis.TeamRolesApi.as_view()),
+    path("teams/<slug:slug>/board-order/", team_apis.TeamBoardOrderApi.as_view()),
+    path("team-invitations/", team_apis.TeamInvitationListApi.as_view(), name="api-team-invitations"),
+    path(
+        "team-invitations/<id:invitation_id>/<str:action>/",
+        team_apis.TeamInvitationActionApi.as_view(),
+        name="api-team-invitation",
+    ),
+    # Team events (tournaments.teams.event_apis).
+    path("team-events/", team_event_apis.TeamEventListApi.as_view(), name="api-team-events"),
+    path("team-events/<id:event_id>/", team_event_apis.TeamEventDetailApi.as_view(), name="api-team-event"),
+    path("team-events/<id:event_id>/standings/", team_event_apis.TeamEventStandingsApi.as_view()),
+    path("team-events/<id:event_id>/rounds/<id:number>/", team_event_apis.TeamEventRoundApi.as_view()),
+    path("team-events/<id:event_id>/enter/", team_event_apis.TeamEventEnterApi.as_view()),
+    path("team-events/<id:event_id>/withdraw/", team_event_apis.TeamEventWithdrawApi.as_view()),
+    path("team-events/<id:event_id>/start/", team_event_apis.TeamEventStartApi.as_view()),
+    path("team-events/<id:event_id>/cancel/", team_event_apis.TeamEventCancelApi.as_view()),
+    path("team-matches/<id:match_id>/", team_event_apis.TeamMatchApi.as_view(), name="api-team-match"),
+    path("team-rounds/<id:round_id>/lineups/<id:team_id>/", team_event_apis.LineUpApi.as_view()),
     # Recurring events (tournaments.calendar.series_apis).
     path("leagues/<slug:slug>/series/", series_apis.LeagueSeriesApi.as_view(), name="api-league-series"),
     path("series/<id:series_id>/", series_apis.SeriesDetailApi.as_view(), name="api-series"),

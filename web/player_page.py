@@ -28,6 +28,7 @@ from ratings.pages import player_context
 from tournaments.competitions import selectors as event_reads
 from tournaments.ladders.selectors import ladder_places
 from tournaments.models import Ladder, LadderMember, Registration, Tournament
+from tournaments.teams import selectors as team_reads
 
 #: Events listed on the page (the most recent registrations); a note says when there are more.
 EVENTS_SHOWN = 12
@@ -58,6 +59,7 @@ def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
         events_total=total,
         events_more=total > len(events),
         ladders=ladder_positions(player.pk),
+        teams=list(team_reads.player_teams(player=player)),
     )
     me = visitor_player(request)
     # The Block / Unblock button: for a signed-in visitor on another player's page, not a house bot's.

@@ -18,6 +18,7 @@ from common.schema import errors
 from games.models import GameKind
 
 from ..models import Tournament
+from ..teams import battles
 from . import selectors, services
 
 
@@ -41,6 +42,10 @@ class ArenaRowOut(serializers.Serializer):
     paused = serializers.BooleanField()
     withdrawn = serializers.BooleanField()
     berserks = serializers.IntegerField(help_text="tables they went berserk at")
+    team = serializers.IntegerField(
+        source="team_id", allow_null=True, help_text="a team battle: the team they play for (its id)"
+    )
+    team_name = serializers.CharField(help_text="a team battle: the team's name; empty otherwise")
 
 
 class ArenaMineOut(serializers.Serializer):
@@ -50,6 +55,29 @@ class ArenaMineOut(serializers.Serializer):
     waiting_since = serializers.DateTimeField(
         allow_null=True, help_text="since when you wait for your next table (the next wave pairs you)"
     )
+
+
+class TeamBattleCountedOut(serializers.Serializer):
+    player = serializers.IntegerField(help_text="player id")
+    display_name = serializers.CharField(source="name")
+    points = serializers.IntegerField()
+    performance = serializers.IntegerField(allow_null=True)
+
+
+class TeamBattleRowOut(serializers.Serializer):
+    place = serializers.IntegerField(help_text="1 = first; teams level on points and total share a place")
+    team = serializers.IntegerField(source="team.pk", help_text="team id")
+    slug = serializers.CharField(source="team.slug")
+    name = serializers.CharField(source="team.name")
+    points = serializers.IntegerField(
+        help_text="the sum of the points of the team's best team_battle_top players"
+    )
+    total = serializers.IntegerField(help_text="the sum of all its players' points (breaks ties)")
+    players = serializers.IntegerField(help_text="players who play (or played) for the team")
+    performance = serializers.IntegerField(
+        allow_null=True, help_text="the mean performance of the counting players; null: none yet"
+    )
+    counting = TeamBattleCountedOut(many=True, help_text="the players whose points count, best first")
 
 
 class ArenaOut(serializers.Serializer):
@@ -70,6 +98,12 @@ class ArenaOut(serializers.Serializer):
     standings = ArenaRowOut(many=True, help_text="best first")
     podium = ArenaRowOut(many=True, help_text="the first three once the arena is finished")
     me = ArenaMineOut(allow_null=True, help_text="your own line and table (null when signed out)")
+    team_battle_top = serializers.IntegerField(
+        allow_null=True, help_text="a team battle: how many of each team's best scorers count; null: none"
+    )
+    teams = TeamBattleRowOut(
+        many=True, allow_null=True, help_text="a team battle: the team leaderboard, best first; null: none"
+    )
 
 
 class ArenaTableOut(serializers.Serializer):
@@ -99,6 +133,8 @@ def _arena(tournament_id: int, request: Request) -> dict[str, Any]:
         "standings": selectors.leaderboard(t),
         "podium": selectors.podium(t),
         "me": selectors.my_arena(t, me) if me is not None else None,
+        "team_battle_top": t.team_battle_top if battles.is_team_battle(t) else None,
+        "teams": battles.team_leaderboard(tournament=t) if battles.is_team_battle(t) else None,
     }
     return ArenaOut(data).data  # type: ignore[no-any-return]
 
@@ -127,7 +163,36 @@ def _action(name: str, call: Any, codes: tuple[int, ...]) -> type[APIView]:
     return ActionApi
 
 
-ArenaJoinApi = _action("join", services.arena_join, (401, 403, 404, 409))
+class ArenaJoinIn(serializers.Serializer):
+    team = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=80,
+        help_text="a team battle: the team you play for (its id or slug), one of the battle's teams you "
+        "are a member of; needed only when you are on several of them (fixed once you joined)",
+    )
+
+
+class ArenaJoinApi(APIView):
+    """Join an arena (before its start or while it runs); a team battle: for one of its teams you
+    are on."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        request=ArenaJoinIn,
+        responses={200: ArenaOut, **errors(400, 401, 403, 404, 409)},
+        operation_id="arena_join",
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        data = ArenaJoinIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.arena_join(
+            tournament_id=tournament_id, player=request_player(request), team=data.validated_data.get("team")
+        )
+        return Response(_arena(tournament_id, request))
+
+
 ArenaPauseApi = _action("pause", services.arena_pause, (401, 404, 409))
 ArenaResumeApi = _action("resume", services.arena_resume, (401, 404, 409))
 ArenaWithdrawApi = _action("withdraw", services.arena_withdraw, (401, 404, 409))

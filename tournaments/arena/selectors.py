@@ -46,6 +46,9 @@ class Row:
     withdrawn: bool
     berserks: int
     joined: datetime
+    #: A team battle: the team they play for (None: no team battle, or no team).
+    team_id: int | None = None
+    team_name: str = ""
 
 
 def _rank_key(row: ArenaPlayer) -> tuple[float, float, datetime, int]:
@@ -54,8 +57,13 @@ def _rank_key(row: ArenaPlayer) -> tuple[float, float, datetime, int]:
 
 
 def leaderboard(tournament: Tournament) -> list[Row]:
-    """The arena's players, best first: points, then performance, then who joined first."""
-    rows = sorted(ArenaPlayer.objects.filter(tournament=tournament).select_related("player"), key=_rank_key)
+    """The arena's players, best first: points, then performance, then who joined first (nobody
+    before the start: a team battle's players have their rows from the join, to keep their team)."""
+    if tournament.status in (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION):
+        return []
+    rows = sorted(
+        ArenaPlayer.objects.filter(tournament=tournament).select_related("player", "team"), key=_rank_key
+    )
     return [
         Row(
             rank=n,
@@ -72,6 +80,8 @@ def leaderboard(tournament: Tournament) -> list[Row]:
             withdrawn=r.withdrawn,
             berserks=r.berserks,
             joined=r.joined,
+            team_id=r.team_id,
+            team_name=r.team.name if r.team else "",
         )
         for n, r in enumerate(rows, start=1)
     ]

@@ -26,6 +26,7 @@ from ..competitions.services.entries import check_entry_rules
 from ..competitions.services.setup import _locked
 from ..events import ArenaChanged, arena_changed
 from ..models import ArenaPlayer, ArenaTable, Registration, Tournament
+from ..teams import battles
 
 #: Tables an arena has no berserk under: no clock runs while one thinks.
 NO_BERSERK_CLOCKS = ("untimed", "correspondence")
@@ -63,12 +64,17 @@ def _mine(t: Tournament, player: Player) -> ArenaPlayer:
 
 
 @transaction.atomic
-def arena_join(*, tournament_id: int, player: Player, now: datetime | None = None) -> Registration:
+def arena_join(
+    *, tournament_id: int, player: Player, now: datetime | None = None, team: int | str | None = None
+) -> Registration:
     """Join an arena before its start or while it runs, until its end, with the event's entry
     rules (rating bounds, places; a verified e-mail for a rated arena; before the start, the
     registration window). House bots join unrated arenas only. A player who joins a running arena
     is free at once (the next wave pairs them); one who withdrew may come back, their points kept.
-    Their ``Registration`` is kept too, so the event is among their events."""
+    Their ``Registration`` is kept too, so the event is among their events.
+
+    A team battle: they join for ``team`` (id or slug), a battle team they are on
+    (``teams.battles.join_team``); their arena row, made at once even before the start, keeps it."""
     moment = now or timezone.now()
     t = _arena(tournament_id)
     if t.rated:
@@ -95,6 +101,7 @@ def arena_join(*, tournament_id: int, player: Player, now: datetime | None = Non
     if reg is not None and reg.status != Registration.Status.WITHDRAWN:
         raise Conflict(_("you are in this arena already"))
     check_entry_rules(t=t, player=player)
+    playing_for = battles.join_team(t=t, player=player, row=row, team=team)
     status = Registration.Status.CHECKED_IN if player.is_bot else Registration.Status.REGISTERED
     if reg is None:
         reg = Registration.objects.create(tournament=t, player=player, status=status)
@@ -104,12 +111,22 @@ def arena_join(*, tournament_id: int, player: Player, now: datetime | None = Non
     t.league.members.add(player)
     if t.status == Tournament.Status.RUNNING:
         if row is None:
-            row = ArenaPlayer.objects.create(tournament=t, player=player, joined=moment, free_since=moment)
+            row = ArenaPlayer.objects.create(
+                tournament=t, player=player, joined=moment, free_since=moment, team=playing_for
+            )
         else:  # back after a withdrawal, with their points
             row.withdrawn = False
             row.paused = False
             row.free_since = moment if row.table_id is None else None
-            row.save(update_fields=["withdrawn", "paused", "free_since"])
+            row.team = row.team or playing_for
+            row.save(update_fields=["withdrawn", "paused", "free_since", "team"])
+    elif playing_for is not None:  # a team battle before its start: the row keeps the team chosen
+        if row is None:
+            ArenaPlayer.objects.create(tournament=t, player=player, joined=moment, team=playing_for)
+        else:
+            row.withdrawn = False
+            row.team = row.team or playing_for
+            row.save(update_fields=["withdrawn", "team"])
     _changed(t, player.pk)
     return reg
 

@@ -15,6 +15,7 @@ from django.utils import timezone
 from common.retention import every, run_parts
 
 from ..seasons import sweep as seasons
+from ..teams import rounds as teams
 from . import recurring, rounds, starts
 
 PARTS = {
@@ -22,6 +23,7 @@ PARTS = {
     "starts": starts.sweep,
     "rounds": rounds.sweep,
     "seasons": seasons.sweep,
+    "teams": teams.calendar_part,
 }
 
 

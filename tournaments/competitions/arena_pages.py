@@ -58,7 +58,12 @@ def arena_action_page(request: HttpRequest, tournament_id: int, action: str) -> 
         raise Http404("no such arena action")
     player: Player = request_player(request)
     try:
-        service(tournament_id=tournament_id, player=player)
+        if action == "join":  # a team battle: the team chosen in the form (or the only one)
+            arena.arena_join(
+                tournament_id=tournament_id, player=player, team=request.POST.get("team") or None
+            )
+        else:
+            service(tournament_id=tournament_id, player=player)
     except ServiceError as exc:
         messages.error(request, exc.detail)
     else:

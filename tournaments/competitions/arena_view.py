@@ -20,7 +20,8 @@ from games.models import Player, Table
 from games.wording import ordinal, time_left_text
 
 from ..arena import selectors as arena_selectors
-from ..models import ArenaPlayer, Registration, Tournament
+from ..models import ArenaPlayer, Registration, Team, Tournament
+from ..teams import battles
 
 #: A sheet's mark: the points, then what made them ("4s": doubled on a streak, "3b": berserk).
 MARK = re.compile(r"^(?P<points>-?\d+)(?P<flags>[a-z]*)$")
@@ -51,6 +52,7 @@ class LeaderRow:
     withdrawn: bool = False  # left the arena (their points stay on the board)
     mine: bool = False
     place: str = ""  # "1st" (the podium)
+    team: str = ""  # a team battle: the team they play for
 
 
 @dataclass
@@ -78,6 +80,15 @@ class ArenaView:
     can_join: bool = False
     join_label: str = ""
     anonymous: bool = True
+    # A team battle (``tournaments.teams.battles``): its team leaderboard and the viewer's team.
+    team_battle: bool = False
+    top: int = 0
+    teams: list[battles.TeamBattleRow] = field(default_factory=list)
+    team_names: str = ""  # the battle's teams, for a sentence
+    my_team: str = ""  # the team the viewer plays for
+    join_teams: list[Team] = field(default_factory=list)  # the viewer's battle teams (a choice when several)
+    team_refusal: str = ""  # why the viewer cannot join (on none of the teams)
+    winning_team: str = ""  # once finished: the first team (teams sharing first place, together)
 
 
 def sheet_marks(sheet: list[str]) -> list[SheetMark]:
@@ -128,6 +139,7 @@ def _leader_rows(t: Tournament, me: int | None) -> list[LeaderRow]:
             paused=r.paused,
             withdrawn=r.withdrawn,
             mine=r.player.pk == me,
+            team=r.team_name,
         )
         for r in arena_selectors.leaderboard(t)
     ]
@@ -166,6 +178,12 @@ def arena_view(t: Tournament, viewer: Player | None, now: datetime | None = None
         rows=rows,
         anonymous=viewer is None,
     )
+    if battles.is_team_battle(t):
+        view.team_battle, view.top = True, t.team_battle_top or 0
+        view.teams = battles.team_leaderboard(tournament=t)
+        view.team_names = battles.team_names(t.battle_teams.order_by("name", "pk"))
+        if finished and any(line.points for line in view.teams):
+            view.winning_team = battles.team_names(line.team for line in view.teams if line.place == 1)
     if finished:
         view.podium = [r for r in rows if r.games][:3]
         for r in view.podium:
@@ -184,9 +202,20 @@ def arena_view(t: Tournament, viewer: Player | None, now: datetime | None = None
     if view.me is not None and finished:
         view.me.place = ordinal(view.me.rank)
     open_for_entry = t.status in (Tournament.Status.REGISTRATION, Tournament.Status.RUNNING)
+    if view.team_battle:
+        team_id = (
+            ArenaPlayer.objects.filter(tournament=t, player=viewer).values_list("team", flat=True).first()
+        )
+        view.my_team = next((line.team.name for line in view.teams if line.team.pk == team_id), "")
+        view.join_teams = [] if view.my_team else battles.member_teams(tournament=t, player=viewer)
     if not mine.entered:
         view.withdrawn = mine.row is not None or _withdrew(t, viewer)
         view.can_join = open_for_entry and not time_up
+        if view.team_battle and not (view.my_team or view.join_teams):
+            view.can_join = False
+            view.team_refusal = _("This arena is a team battle: only members of %(teams)s can join.") % {
+                "teams": view.team_names
+            }
         view.join_label = _("Join again") if view.withdrawn else _("Join the arena")
         return view
     view.joined = True

@@ -74,6 +74,19 @@ class TournamentForm(forms.Form):
         initial=True,
         label=gettext_lazy("Arena: players may go berserk (halve their own clock for a point more on a win)"),
     )
+    # A team battle (``tournaments.teams.battles``): players join for a team; its best K scorers count.
+    team_battle_top = forms.IntegerField(
+        min_value=1,
+        max_value=20,
+        required=False,
+        label=gettext_lazy("Team battle: top scorers counted per team (empty: no team battle)"),
+    )
+    battle_teams = forms.CharField(
+        max_length=2000,
+        required=False,
+        widget=forms.TextInput(attrs={"placeholder": "rooks, knights"}),
+        label=gettext_lazy("Team battle: the teams' addresses (slugs), separated by commas, at least 2"),
+    )
     max_players = forms.IntegerField(
         min_value=2, required=False, label=gettext_lazy("Most players (empty: no limit)")
     )
@@ -170,6 +183,8 @@ class TournamentForm(forms.Form):
         "requested_bye": ["swiss", "round_robin"],
         "duration_minutes": ["arena"],
         "berserk": ["arena"],
+        "team_battle_top": ["arena"],
+        "battle_teams": ["arena"],
         # An arena has no rounds and no check-in: players join, also late, and are paired when free.
         **{name: ROUND_FORMATS for name in ("check_in", "check_in_minutes", "round_start")},
         **{name: ROUND_FORMATS for name in ("round_interval_minutes", "round_times", "deadline")},

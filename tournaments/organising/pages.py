@@ -102,6 +102,11 @@ def _create_event(request: HttpRequest, me: Player, form: TournamentForm) -> Tou
             registration_closes=d["registration_closes"],
             **form.schedule(),
             **({"duration_minutes": d["duration_minutes"], "berserk": d["berserk"]} if arena else {}),
+            **(
+                {"team_battle_top": d["team_battle_top"], "battle_teams": d["battle_teams"]}
+                if arena and (d.get("team_battle_top") or d.get("battle_teams"))
+                else {}
+            ),
         )
     except ServiceError as exc:
         messages.error(request, exc.detail)

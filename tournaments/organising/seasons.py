@@ -68,6 +68,12 @@ class SeasonForm(forms.Form):
         min_value=0, max_value=32, initial=2, label=gettext_lazy("Going down per division")
     )
     newcomers = forms.ChoiceField(choices=Season.Placement.choices, label=gettext_lazy("Newcomers"))
+    team_boards = forms.IntegerField(
+        min_value=1,
+        max_value=12,
+        required=False,
+        label=gettext_lazy("Teams: boards per match (empty: a season of players)"),
+    )
     deadline_days = forms.IntegerField(
         min_value=1, max_value=60, required=False, label=gettext_lazy("Round deadline (days after its start)")
     )
@@ -187,6 +193,7 @@ def _settings(form: SeasonForm, times: list[datetime], prizes: list[dict[str, An
         "promote": d["promote"],
         "relegate": d["relegate"],
         "newcomers": d["newcomers"],
+        "team_boards": d.get("team_boards") if d["kind"] == Season.Kind.DIVISIONS else None,
         "round_times": [t.isoformat() for t in times],
         "round_deadline_minutes": d["deadline_days"] * 24 * 60 if d.get("deadline_days") else None,
         "deadline_rule": d["deadline_rule"],
@@ -338,6 +345,7 @@ def _season_initial(season: Season) -> dict[str, Any]:
         "promote": season.promote,
         "relegate": season.relegate,
         "newcomers": season.newcomers,
+        "team_boards": season.team_boards,
         "deadline_days": max(1, round(minutes / (24 * 60))) if minutes else None,
         "deadline_rule": season.deadline_rule,
         "series_points": ", ".join(f"{_whole(p)}" for p in season.series_points or []),

@@ -18,6 +18,8 @@ from common.schema import errors
 
 from .. import selectors as league_selectors
 from ..models import Season
+from ..teams import season_apis as team_apis
+from ..teams import seasons as team_seasons
 from . import selectors, services
 from .serializers import (
     CloseIn,
@@ -43,9 +45,14 @@ def season_body(season_id: int) -> dict[str, Any]:
     body: dict[str, Any] = dict(SeasonOut(season).data)
     body["next"] = Season.objects.filter(previous=season).values_list("pk", flat=True).first()
     body["entries"] = EntryOut(selectors.entries(season), many=True).data
-    tables = selectors.season_table(season)
-    body["divisions"] = DivisionOut([t.division for t in tables], many=True).data
+    tables = selectors.season_table(season) if not season.team_boards else []
+    teams = team_seasons.team_season_table(season=season) if season.team_boards else []
+    body["divisions"] = DivisionOut([t.division for t in tables or teams], many=True).data
     body["table"] = DivisionTableOut(tables, many=True).data
+    body["team_entries"] = team_apis.TeamSeasonEntryOut(
+        team_seasons.team_entries(season=season), many=True
+    ).data
+    body["team_table"] = team_apis.TeamDivisionTableOut(teams, many=True).data
     body["schedule"] = ScheduledRoundOut(selectors.schedule(season), many=True).data
     body["prize_winners"] = PrizeAwardOut(selectors.prize_winners(season), many=True).data
     return body

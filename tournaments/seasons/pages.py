@@ -20,6 +20,7 @@ from games.models import Player
 from .. import selectors as league_selectors
 from ..models import League, Season, SeasonEntry
 from ..standings import requested_bye_value
+from ..teams import seasons as team_seasons
 from . import selectors as season_selectors
 from . import services as season_services
 from .news import division_name
@@ -116,6 +117,8 @@ def season_page(request: HttpRequest, slug: str, season_id: int) -> HttpResponse
         "is_organiser": me is not None and league_selectors.is_organiser(league, me),
         "entries": SeasonEntry.objects.filter(season=season, status=SeasonEntry.Status.REGISTERED).count(),
     }
+    if season.team_boards:  # a season of teams: team standings, the reader's teams
+        context.update(team_seasons.page_context(season=season, player=me))
     return render(request, "seasons/season.html", context)
 
 
@@ -175,6 +178,12 @@ def season_action(request: HttpRequest, slug: str, season_id: int, action: str) 
         "register": lambda: _register(season, me),
         "withdraw": lambda: _withdraw(season, me),
         "unavailable": lambda: _unavailable(request, season, me),
+        "team-register": lambda: team_seasons.page_action(
+            season=season, player=me, action="register", team=request.POST.get("team", "")
+        ),
+        "team-withdraw": lambda: team_seasons.page_action(
+            season=season, player=me, action="withdraw", team=request.POST.get("team", "")
+        ),
     }
     handler = handlers.get(action)
     if handler is None:

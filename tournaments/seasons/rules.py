@@ -38,9 +38,12 @@ SETTINGS = (
     "series_points",
     "best_of",
     "prizes",
+    "team_boards",
 )
 #: The longest round deadline: a year.
 MAX_MINUTES = 366 * 24 * 60
+#: The most boards a team match of a team season has.
+MAX_TEAM_BOARDS = 12
 FORMATS = (Tournament.Format.ROUND_ROBIN, Tournament.Format.SWISS)
 
 
@@ -58,6 +61,7 @@ def check_settings(*, kind: str, values: dict[str, Any]) -> dict[str, Any]:
     _check_name(out)
     _check_play(kind, out)
     _check_divisions(out)
+    _check_team_boards(kind, out)
     if "round_times" in out:
         out["round_times"] = checked_times(out["round_times"])
     _check_deadline(out)
@@ -125,6 +129,22 @@ def _check_divisions(v: dict[str, Any]) -> None:
         )
     if "newcomers" in v and v["newcomers"] not in Season.Placement.values:
         raise InvalidInput(_("newcomers are placed at the bottom or by rating (bottom, rating)"))
+
+
+def _check_team_boards(kind: str, v: dict[str, Any]) -> None:
+    boards = v.get("team_boards")
+    if boards is None:
+        return
+    if not _number(boards) or not 1 <= boards <= MAX_TEAM_BOARDS:
+        raise InvalidInput(
+            _(
+                "team_boards is the number of boards of each team match: 1 to %(n)s "
+                "(or empty: a season of players)"
+            )
+            % {"n": MAX_TEAM_BOARDS}
+        )
+    if kind != Season.Kind.DIVISIONS:
+        raise InvalidInput(_("only a season with divisions can be a season of teams (team_boards)"))
 
 
 def checked_times(times: Any) -> list[str]:

@@ -11,6 +11,7 @@ from rest_framework import serializers
 from games.models import GameKind
 
 from ..models import Season
+from ..teams.season_apis import TeamDivisionTableOut, TeamSeasonEntryOut
 from .news import division_name
 
 
@@ -49,6 +50,14 @@ class SeasonSettingsIn(serializers.Serializer):
         required=False,
         help_text='[{"label": "Champion", "places": [1, 1], "rating_max": null}, ...]; rating_max: a '
         "prize for the best players rated at most that at the season's start",
+    )
+    team_boards = serializers.IntegerField(
+        min_value=1,
+        max_value=12,
+        required=False,
+        allow_null=True,
+        help_text="a season of teams (divisions only): the boards of each team match; "
+        "null: a season of players",
     )
 
 
@@ -97,6 +106,10 @@ class SeasonOut(serializers.Serializer):
     series_points = serializers.ListField(child=serializers.FloatField())
     best_of = serializers.IntegerField(allow_null=True)
     prizes = serializers.JSONField()
+    team_boards = serializers.IntegerField(
+        allow_null=True,
+        help_text="a season of teams: the boards of each team match; null: a season of players",
+    )
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
 
@@ -130,6 +143,12 @@ class DivisionOut(serializers.Serializer):
         return division_name(level=d.level, group=d.group, name=d.name)
 
     tournament_status = serializers.CharField()
+    team_event = serializers.IntegerField(
+        source="team_event_id",
+        allow_null=True,
+        default=None,
+        help_text="a team season's division: its team event (/team-events/{id}/); else null",
+    )
 
 
 class TableRowOut(serializers.Serializer):
@@ -178,6 +197,10 @@ class SeasonDetailOut(SeasonOut):
     table = DivisionTableOut(many=True, help_text="each division's table, top first")
     schedule = ScheduledRoundOut(many=True)
     prize_winners = PrizeAwardOut(many=True)
+    team_entries = TeamSeasonEntryOut(many=True, help_text="a season of teams: the teams registered")
+    team_table = TeamDivisionTableOut(
+        many=True, help_text="a season of teams: each division's team standings, top first"
+    )
 
 
 class SeriesResultOut(serializers.Serializer):

@@ -29,7 +29,8 @@ from ..competitions.services.rounds import start_locked
 from ..competitions.services.setup import _locked as locked_event
 from ..competitions.services.setup import event_settings_check, require_organiser
 from ..events import season_changed
-from ..models import Division, League, Registration, Season, SeasonEntry, Tournament
+from ..models import Division, League, Registration, Season, SeasonEntry, TeamEvent, Tournament
+from ..teams import seasons as team_seasons
 from . import placement
 from .news import division_name, season_news
 from .rules import SETTINGS, check_settings
@@ -91,6 +92,7 @@ def season_update(*, season_id: int, by: Player, **settings: Any) -> Season:
     values = check_settings(kind=season.kind, values={**current, **settings})
     if season.kind == Season.Kind.DIVISIONS:
         values = _event_settings(values)
+    team_seasons.check_switch(season=season, team_boards=values.get("team_boards"))
     changed = [f for f in SETTINGS if values[f] != current[f]]
     for f in changed:
         setattr(season, f, values[f].strip() if f == "name" else values[f])
@@ -122,6 +124,7 @@ def season_register(*, season_id: int, player: Player) -> SeasonEntry:
     season = _locked(season_id)
     if season.kind == Season.Kind.GROUP:
         raise Conflict(_("%(season)s only gathers events: register for its events") % {"season": season.name})
+    team_seasons.refuse_players(season=season)
     if season.status != Season.Status.REGISTRATION:
         raise Conflict(
             _("registration for %(season)s is closed: the season is %(status)s")
@@ -187,6 +190,7 @@ def set_unavailable(*, season_id: int, player: Player, rounds: list[int]) -> Sea
     season = _locked(season_id)
     if season.kind != Season.Kind.DIVISIONS:
         raise Conflict(_("only a season with divisions has rounds of its own: mark the events you miss"))
+    team_seasons.refuse_players(season=season)
     if season.status == Season.Status.FINISHED:
         raise Conflict(_("%(season)s has finished") % {"season": season.name})
     entry = _entry(season, player)
@@ -246,7 +250,9 @@ def season_start(*, season_id: int, by: Player | None = None, now: datetime | No
             % {"season": season.name, "status": season.get_status_display()}
         )
     now = now or timezone.now()
-    if season.kind == Season.Kind.DIVISIONS:
+    if season.team_boards:  # a season of teams: its divisions are team events
+        team_seasons.start_team_season(season=season, organiser=_organiser(season, by), by=by, now=now)
+    elif season.kind == Season.Kind.DIVISIONS:
         _start_divisions(season, organiser=_organiser(season, by), by=by, now=now)
     season.status = Season.Status.RUNNING
     season.started_at = now
@@ -393,7 +399,9 @@ def season_close(
         return Season.objects.filter(previous=season).first() or season
     if season.status != Season.Status.RUNNING:
         raise Conflict(_("%(season)s has not started: there is nothing to close") % {"season": season.name})
-    if season.kind == Season.Kind.DIVISIONS:
+    if season.team_boards:
+        team_seasons.close_team_divisions(season=season)
+    elif season.kind == Season.Kind.DIVISIONS:
         _close_divisions(season)
     else:
         _close_events(season)
@@ -403,15 +411,17 @@ def season_close(
     season.ends = season.ends or now.date()
     season.save(update_fields=["status", "finished_at", "ends"])
     nxt = _open_next(season, by=by, name=name)
+    if season.team_boards:
+        team_seasons.carry_over(season=season, nxt=nxt)
     pk = season.pk
     announce_after_commit(season_changed, lambda: {"season": season_news(pk, state="finished")})
     return nxt
 
 
-def unfinished(*, season: Season) -> list[Tournament]:
+def unfinished(*, season: Season) -> list[Tournament | TeamEvent]:
     """The season's events (its divisions', or a series' own) still to be played or finished."""
     rows = Tournament.objects.filter(season=season).exclude(status__in=DONE).order_by("pk")
-    return list(rows.only("pk", "name", "status"))
+    return [*rows.only("pk", "name", "status"), *team_seasons.unfinished(season=season)]
 
 
 def _refuse_unfinished(season: Season) -> None:

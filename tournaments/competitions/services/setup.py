@@ -25,6 +25,7 @@ from ...organising import roles
 from ...pairing.bracket import setting_error
 from ...selectors import is_organiser
 from ...standings import REQUESTED_BYES
+from ...teams.battles import checked_battle
 
 # ------------------------------------------------------------------- leagues
 
@@ -84,6 +85,8 @@ def tournament_create(
     now: datetime | None = None,
     duration_minutes: int | None = None,
     berserk: bool = True,
+    team_battle_top: int | None = None,
+    battle_teams: list[int | str] | None = None,
     **calendar: Any,
 ) -> Tournament:
     """A new event in the league, open for registration unless ``open_registration`` is false.
@@ -95,6 +98,8 @@ def tournament_create(
     An arena (format ``arena``) runs ``duration_minutes`` from its start and has no rounds;
     ``berserk`` lets its players halve their own clock for a point more (only under a running clock:
     untimed and correspondence arenas have no berserk, whatever is asked; ``_checked_arena``).
+    A team battle (an arena only): ``team_battle_top`` best scorers of each of ``battle_teams``
+    (slugs or ids, two or more) count (``tournaments.teams.battles``).
 
     Only the league's organisers may create one. Every setting is checked first, in this order: entry
     rules, format, scoring, time control and edition, season.
@@ -125,6 +130,7 @@ def tournament_create(
         points_scale=points_scale,
         calendar=calendar,
     )
+    team_battle_top, teams = checked_battle(format=format, top=team_battle_top, teams=battle_teams)
     if season is not None and season.league_id != league.pk:
         raise InvalidInput(_("the season belongs to another league"))
     unknown = set(calendar) - schedule.FIELDS
@@ -138,7 +144,7 @@ def tournament_create(
         registration_closes=registration_closes,
         **calendar,
     )
-    return Tournament.objects.create(
+    t = Tournament.objects.create(
         **when,
         league=league,
         season=season,
@@ -163,7 +169,10 @@ def tournament_create(
         created_by=organiser,
         duration_minutes=duration_minutes,
         berserk=berserk,
+        team_battle_top=team_battle_top,
     )
+    t.battle_teams.set(teams)
+    return t
 
 
 def event_settings_check(
