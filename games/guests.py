@@ -56,6 +56,8 @@ def _guest_limits(what: str) -> str:
         "organise events": _(
             "guests can play casual games against bots; create an account to organise events"
         ),
+        "create teams": _("guests can play casual games against bots; create an account to create teams"),
+        "join teams": _("guests can play casual games against bots; create an account to join teams"),
         "run a bot account": _(
             "guests can play casual games against bots; create an account to run a bot account"
         ),

@@ -20,6 +20,9 @@ from tournaments.models import (
     PoolEntry,
     QueueEntry,
     Season,
+    Team,
+    TeamEvent,
+    TeamMatch,
     Tournament,
 )
 
@@ -38,6 +41,7 @@ def test_the_demo_has_events_in_every_state_and_every_page_of_them_answers() -> 
         "Autumn season: Division 1": "running",
         "Autumn season: Division 2": "running",
         "Friday Night Arena": "running",
+        "Demo Club Team Battle": "registration",
     }
     # The seasons: Summer played and closed, Autumn (which it opened) running, round 1 played.
     summer, autumn = Season.objects.order_by("pk")
@@ -75,6 +79,44 @@ def test_the_demo_has_events_in_every_state_and_every_page_of_them_answers() -> 
         ("heidi", "azacru", 3),
     ]
 
+    # Teams: four club teams with captains and vice-captains, Old Town in its captain's board order
+    # with an alternate; their team round robin's round 1 being played, some boards decided.
+    teams = {t.name: t for t in Team.objects.all()}
+    assert sorted(teams) == ["Harbour", "Hilltop", "Old Town", "Riverside"]
+    assert all(t.league.slug == "demo-club" and t.vice_captain_id for t in teams.values())
+    assert all(4 <= t.members.count() <= 5 for t in teams.values())
+    old_town = teams["Old Town"]
+    assert (old_town.captain.user.username, old_town.board_order) == ("alice", "captain")
+    assert [m.player.user.username for m in old_town.members.filter(alternate=True)] == ["mallory"]
+    league = TeamEvent.objects.get(name="Demo Club Team League")
+    assert (league.status, league.current_round, league.boards, league.time_control["kind"]) == (
+        "running",
+        1,
+        4,
+        "correspondence",
+    )
+    (rnd,) = league.round_set.all()
+    assert rnd.status == "playing"
+    assert sorted((lu.team.name, lu.submitted_by is None) for lu in rnd.lineups.all()) == [
+        ("Harbour", False),
+        ("Hilltop", True),
+        ("Old Town", False),
+        ("Riverside", False),
+    ]
+    matches = TeamMatch.objects.filter(round=rnd).order_by("number")
+    scores = [{s.team.name: s.game_points for s in m.sides.all()} for m in matches]
+    assert scores == [{"Old Town": 2.0, "Hilltop": 1.0}, {"Riverside": 0.0, "Harbour": 1.0}]
+    for m in matches:
+        assert m.status == "playing"
+        boards = list(m.boards.select_related("table"))
+        assert {b.table.status for b in boards} == {"active", "finished"}, "decided and in play"
+        assert all(b.counted == (b.table.status == "finished") for b in boards)
+        assert all(b.table.ply > 0 for b in boards)
+    battle = Tournament.objects.get(name="Demo Club Team Battle")
+    assert (battle.format, battle.team_battle_top) == ("arena", 3)
+    assert sorted(battle.battle_teams.values_list("name", flat=True)) == ["Old Town", "Riverside"]
+    assert ArenaPlayer.objects.filter(tournament=battle, team__isnull=False).count() == 5
+
     visitor = Client()
     alice = Client()
     alice.force_login(Player.objects.get(user__username="alice").user)
@@ -88,15 +130,21 @@ def test_the_demo_has_events_in_every_state_and_every_page_of_them_answers() -> 
         "/leagues/demo-club/seasons/",
         "/leagues/demo-club/calendar/",
         "/leagues/demo-club/calendar.ics",
+        "/teams/",
+        "/team-events/",
+        f"/team-events/{league.pk}/",
     ]
+    pages += [f"/teams/{slug}/" for slug in Team.objects.values_list("slug", flat=True)]
+    pages += [f"/team-matches/{pk}/" for pk in matches.values_list("pk", flat=True)]
     for client in (visitor, alice):
         for url in pages:
             assert client.get(url).status_code == 200, url
     # Running a second time changes nothing.
     call_command("seed_demo", verbosity=0)
-    assert Tournament.objects.count() == 9
+    assert Tournament.objects.count() == 10
     assert (Season.objects.count(), EventSeries.objects.count()) == (2, 1)
-    assert (ArenaPlayer.objects.count(), PoolEntry.objects.count(), Pool.objects.count()) == (8, 2, 15)
+    assert (ArenaPlayer.objects.count(), PoolEntry.objects.count(), Pool.objects.count()) == (13, 2, 15)
+    assert (Team.objects.count(), TeamEvent.objects.count(), TeamMatch.objects.count()) == (4, 1, 2)
 
 
 def test_demo_data_from_before_the_calendar_gets_the_recurring_event_and_the_seasons_once() -> None:
@@ -107,7 +155,7 @@ def test_demo_data_from_before_the_calendar_gets_the_recurring_event_and_the_sea
     EventSeries.objects.all().delete()
 
     call_command("seed_demo", verbosity=0)
-    assert (Season.objects.count(), EventSeries.objects.count(), Tournament.objects.count()) == (2, 1, 9)
+    assert (Season.objects.count(), EventSeries.objects.count(), Tournament.objects.count()) == (2, 1, 10)
     assert Season.objects.get(name="Autumn season").status == "running"
     call_command("seed_demo", verbosity=0)
     assert (Season.objects.count(), EventSeries.objects.count()) == (2, 1)
@@ -121,9 +169,25 @@ def test_demo_data_from_before_play_now_gets_the_arena_and_the_waiting_players_o
 
     call_command("seed_demo", verbosity=0)
     assert Tournament.objects.get(name="Friday Night Arena").status == "running"
-    assert (ArenaPlayer.objects.count(), PoolEntry.objects.count(), Pool.objects.count()) == (8, 2, 15)
+    assert (ArenaPlayer.objects.count(), PoolEntry.objects.count(), Pool.objects.count()) == (13, 2, 15)
     call_command("seed_demo", verbosity=0)
-    assert (ArenaPlayer.objects.count(), PoolEntry.objects.count(), Tournament.objects.count()) == (8, 2, 9)
+    assert (ArenaPlayer.objects.count(), PoolEntry.objects.count(), Tournament.objects.count()) == (13, 2, 10)
+
+
+def test_demo_data_from_before_teams_gets_the_teams_their_league_and_battle_once() -> None:
+    call_command("seed_demo", verbosity=0)
+    TeamEvent.objects.all().delete()
+    Tournament.objects.filter(name="Demo Club Team Battle").delete()
+    Team.objects.all().delete()
+
+    call_command("seed_demo", verbosity=0)
+    assert Team.objects.count() == 4
+    assert TeamEvent.objects.get(name="Demo Club Team League").status == "running"
+    assert TeamMatch.objects.filter(status="playing").count() == 2
+    assert Tournament.objects.get(name="Demo Club Team Battle").status == "registration"
+    call_command("seed_demo", verbosity=0)
+    assert (Team.objects.count(), TeamEvent.objects.count(), Tournament.objects.count()) == (4, 1, 10)
+    assert Player.objects.filter(user__username="ivan").count() == 1
 
 
 def test_once_the_demo_arena_is_over_the_next_seed_starts_another() -> None:

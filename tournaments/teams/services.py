@@ -113,8 +113,8 @@ def _may_play_on_teams(player: Player, what: str) -> None:
     forbid_guest(player, what)
     if player.is_bot:
         raise Forbidden(
-            _("%(player)s is a bot: teams are made of people, bots cannot %(what)s")
-            % {"player": player.display_name, "what": what}
+            _("%(player)s is a bot: teams are made of people, bots cannot be on a team")
+            % {"player": player.display_name}
         )
     if not player.user.is_active:
         raise Conflict(_("%(player)s's account is closed") % {"player": player.display_name})

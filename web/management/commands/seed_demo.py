@@ -24,6 +24,7 @@ from tournaments.models import League, Season
 from tournaments.seasons import services as seasons
 
 from ..play_now_demo import seed_play_now
+from ..teams_demo import TEAM_PLAYERS, seed_teams
 
 DEMO_PASSWORD = "demo-pass-2026"
 DEMO_PLAYERS = [("alice", "Alice"), ("bob", "Bob"), ("carol", "Carol"), ("dave", "Dave")]
@@ -49,6 +50,11 @@ class Command(BaseCommand):
             # And from before play now: the arena and the pools' waiting players, once.
             if organiser is not None and seed_play_now(organiser=organiser, league=league):
                 added.append("arena and quick pairing")
+            # And from before teams: the club's teams, their team league and team battle, once.
+            if organiser is not None and seed_teams(
+                organiser=organiser, league=league, make_player=self._player
+            ):
+                added.append("teams")
             if added:
                 self.stdout.write(self.style.SUCCESS(f"demo {' and '.join(added)} created"))
             else:
@@ -85,7 +91,10 @@ class Command(BaseCommand):
         services.table_create(creator=bots["greedy-bot"], game="pacru", players=2, rated=False)
         self._calendar(organiser.player, League.objects.get(slug="demo-club"))
         seed_play_now(organiser=organiser.player, league=League.objects.get(slug="demo-club"))
-        names = [n for n, _ in DEMO_PLAYERS + SEASON_PLAYERS]
+        seed_teams(
+            organiser=organiser.player, league=League.objects.get(slug="demo-club"), make_player=self._player
+        )
+        names = [n for n, _ in DEMO_PLAYERS + SEASON_PLAYERS + TEAM_PLAYERS]
         self.stdout.write(self.style.SUCCESS(f"demo data created: players {', '.join(names)} and organiser"))
 
     def _player(self, name: str, display: str) -> Player:
