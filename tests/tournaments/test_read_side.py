@@ -243,8 +243,8 @@ TOURNAMENT_KEYS = [
     "id", "league", "name", "game", "edition", "seats", "format", "rounds", "advance", "time_control",
     "rated", "points_scale", "check_in", "requested_bye", "status", "current_round", "registered",
     "starts_at", "min_players", "check_in_minutes", "round_start", "round_interval_minutes", "round_times",
-    "round_deadline_minutes", "deadline_rule", "next_round_at", "duration_minutes", "berserk", "team_battle_top",
-    "ends_at",
+    "round_deadline_minutes", "deadline_rule", "next_round_at", "duration_minutes", "berserk",
+    "team_battle_top", "ends_at",
 ]  # fmt: skip
 
 
