@@ -282,8 +282,13 @@ def _open_board(
         count_board(event=event, board=board, sides=sides, ranks=ranks)
         return []
     seated = [t for t in pairing.board_order(sides=teams, board=number) if t in present]
+    # The table is the event's (its organiser's); an organiser who may not play rated games
+    # (no verified address) would keep the round shut at every tick: the first player opens it.
+    creator = event.created_by
+    if not _may_sit(creator, event.rated):
+        creator = people[present[seated[0]]]
     table = games.table_create(
-        creator=event.created_by,
+        creator=creator,
         game=event.game,
         players=len(seated),
         edition=event.edition,
