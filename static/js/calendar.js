@@ -20,12 +20,14 @@
       else if (document.execCommand("copy")) done();
     });
   });
-  const counters = document.querySelectorAll("[data-countdown-at]");
-  if (!counters.length) return;
+  // Counters are looked up at each tick: a live fragment (live.js) replaces its countdowns with
+  // new elements, and may bring the first one to a page that had none.
+  const counters = () => document.querySelectorAll("[data-countdown-at]");
+  if (!counters().length && !document.querySelector("[data-live]")) return;
   // {% translate %} doubles a '%' in what it returns ("%%(hours)d"): both forms are filled.
   const fill = (words, values) => words.replace(/%{1,2}\((\w+)\)d/g, (_, k) => String(values[k]));
   const tick = () => {
-    counters.forEach((el) => {
+    counters().forEach((el) => {
       const left = Math.max(0, Math.floor((Date.parse(el.dataset.countdownAt) - Date.now()) / 1000));
       const d = el.dataset;
       if (left >= 86400) return;  // days away: the words the page came with do

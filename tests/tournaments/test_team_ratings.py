@@ -15,11 +15,11 @@ from games import services as games
 from games.models import Player, Table
 from ratings import services as ratings
 from ratings.models import Rating, RatingChange, RatingUpdate
-from tests.games.conftest import Actor, started_table
+from tests.games.conftest import Actor, every_seat_moves, started_table
 from tournaments import finished as tournament_finished
 from tournaments.models import TeamBoard, TeamEntry, TeamEvent, TeamMatchSide
-from tournaments.teams import finished as team_finished
 from tournaments.teams import events as team_events
+from tournaments.teams import finished as team_finished
 
 from .test_team_events import T0, Club, board, match_of, open_current, win_board
 
@@ -28,6 +28,8 @@ GAME = "shacru"
 
 def _verify(people: list[Player]) -> None:
     Player.objects.filter(pk__in=[p.pk for p in people]).update(email_verified=True)
+    for p in people:
+        p.refresh_from_db()
 
 
 def _ratings(people: list[Player]) -> dict[int, tuple[float, float, int]]:
@@ -71,6 +73,8 @@ def test_each_board_rates_its_two_players_once_like_a_game_outside_any_team(
     assert all(Table.objects.get(pk=t).rated for t in tables)
     assert not RatingChange.objects.filter(player__in=everyone).exists()
 
+    for b in (b1, b2):  # every seat moves: a table resigned before that is rated for nobody
+        every_seat_moves(Table.objects.get(pk=b.table_id))
     win_board(b1, red.pk, django_capture_on_commit_callbacks)  # Red's board 1 beats Blue's
     win_board(b2, blue.pk, django_capture_on_commit_callbacks)  # Blue's board 2 beats Red's
     event.refresh_from_db()
@@ -94,7 +98,7 @@ def test_each_board_rates_its_two_players_once_like_a_game_outside_any_team(
     winner, loser = make_actor("trout1"), make_actor("trout2")
     _verify([winner.player, loser.player])
     with django_capture_on_commit_callbacks(execute=True):
-        table = started_table([winner, loser], game=GAME, rated=True)
+        table = every_seat_moves(started_table([winner, loser], game=GAME, rated=True))
     with django_capture_on_commit_callbacks(execute=True):
         games.game_resign(table_id=table.pk, player=loser.player)
     assert Table.objects.get(pk=table.pk).status == Table.Status.FINISHED

@@ -100,7 +100,7 @@ def test_the_team_page_shows_the_board_order_roles_and_results(
     # Carol (1700) and Alice (1600) by rating, then Bob the alternate (1900)
     assert re.search(r"1 Carol vice-captain 1700 2 Alice captain 1600 alt\. Bob alternate 1900", words), words
     assert "rating average 1650" in words and "Tuesday nights." in words
-    assert "Winter cup" in words and "Rooks" in words and "2.5 – 1.5" in words
+    assert "Winter cup" in words and "Rooks" in words and "2½ – 1½" in words
     assert "Log in to ask to join" in words
     assert browser().get("/teams/nowhere/").status_code == 404
     assert "Knights" in text(browser().get(f"/players/{bob.player.pk}/"))

@@ -34,6 +34,9 @@ from ..selectors import is_organiser
 from . import rounds, scoring
 from .services import can_manage
 
+#: The largest seed the entry's column holds (a larger one would fail in the database).
+SEED_MAX = 2**31 - 1
+
 MAX_BOARDS = 12
 MAX_SWISS_ROUNDS = 30
 MAX_GAP_MINUTES = 7 * 24 * 60
@@ -247,7 +250,7 @@ def team_event_enter(*, event_id: int, team_id: int, by: Player, seed: int | Non
     if seed is not None:
         if not is_organiser(event.league, by):
             raise Forbidden(_("only the event's organisers seed teams"))
-        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 1:
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 1 <= seed <= SEED_MAX:
             raise InvalidInput(_("a seed is a whole number from 1"))
     entry = TeamEntry.objects.select_for_update().filter(event=event, team=team).first()
     if entry is not None and not entry.withdrawn:

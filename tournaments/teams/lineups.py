@@ -88,9 +88,13 @@ def lineup_submit(
     *, round_id: int, team_id: int, by: Player, players: list[int | None], now: datetime | None = None
 ) -> LineUp:
     """Set ``team``'s line-up for the round (before its start; rules in the module docstring)."""
-    rnd = TeamRound.objects.select_for_update().select_related("event__league").filter(pk=round_id).first()
-    if rnd is None:
+    event_id = TeamRound.objects.filter(pk=round_id).values_list("event_id", flat=True).first()
+    if event_id is None:
         raise NotFound(_("there is no team round %(id)s") % {"id": round_id})
+    # The event's row first, then the round's, as opening a round and counting a board lock them:
+    # a line-up sent as the calendar opens its round waits for it (no deadlock), then is refused.
+    TeamEvent.objects.select_for_update().filter(pk=event_id).first()
+    rnd = TeamRound.objects.select_for_update(of=("self",)).select_related("event__league").get(pk=round_id)
     team = Team.objects.select_related("league").filter(pk=team_id).first()
     if team is None:
         raise NotFound(_("there is no team %(id)s") % {"id": team_id})
