@@ -80,6 +80,7 @@ INSTALLED_APPS = [
     "games",
     "ratings",
     "tournaments",
+    "community",
     "accounts",
     "live",
     "web",

@@ -43,6 +43,13 @@ class Player(models.Model):
     #: The account's e-mail address was verified (kept by ``accounts``; rated play may need it:
     #: ``RATED_NEEDS_VERIFIED_EMAIL``).
     email_verified = models.BooleanField(default=False)
+    #: Correspondence vacation (``games.vacation``): while ``vacation_until`` is in the future the
+    #: player's correspondence clocks do not run; days are taken from a yearly allowance.
+    vacation_started = models.DateTimeField(null=True, blank=True)
+    vacation_until = models.DateTimeField(null=True, blank=True)
+    #: The calendar year ``vacation_days_used`` counts in.
+    vacation_year = models.PositiveSmallIntegerField(default=0, db_default=0)
+    vacation_days_used = models.PositiveSmallIntegerField(default=0, db_default=0)
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -151,6 +158,11 @@ class Table(models.Model):
     #: When the next automatic action is due (before grace): the flag of the seat on turn,
     #: or the first-move abort. Null when nothing is due (untimed, or not active).
     deadline = models.DateTimeField(null=True, blank=True)
+    #: A challenge to one player (``community`` friends: "challenge to a table"): while the table
+    #: is open, one free seat is kept for them; they take it or decline.
+    invited = models.ForeignKey(
+        "Player", on_delete=models.SET_NULL, null=True, blank=True, related_name="invitations"
+    )
     #: A worker computing the bot's move for ``bot_lease_actions`` holds the turn until
     #: ``bot_lease_until``, so the bot sweep does not start a second search (games.botplay).
     bot_lease_actions = models.PositiveIntegerField(null=True, blank=True)

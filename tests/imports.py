@@ -19,7 +19,18 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The project's own top-level packages (tests, bench and scripts are not part of the service).
-PACKAGES = ("engine", "common", "games", "ratings", "tournaments", "accounts", "live", "web", "config")
+PACKAGES = (
+    "engine",
+    "common",
+    "games",
+    "ratings",
+    "tournaments",
+    "community",
+    "accounts",
+    "live",
+    "web",
+    "config",
+)
 
 
 @dataclass(frozen=True)

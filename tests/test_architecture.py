@@ -27,10 +27,11 @@ ALLOWED = {
     "games": {"engine", "common"},
     "ratings": {"engine", "common", "games"},
     "tournaments": {"engine", "common", "games", "ratings"},
-    "accounts": {"engine", "common", "games", "ratings", "tournaments"},
-    "live": {"engine", "common", "games", "ratings", "tournaments", "accounts"},
-    "web": {"engine", "common", "games", "ratings", "tournaments", "accounts", "live"},
-    "config": {"common", "games", "ratings", "tournaments", "accounts", "live", "web"},
+    "community": {"engine", "common", "games", "ratings", "tournaments"},
+    "accounts": {"engine", "common", "games", "ratings", "tournaments", "community"},
+    "live": {"engine", "common", "games", "ratings", "tournaments", "community", "accounts"},
+    "web": {"engine", "common", "games", "ratings", "tournaments", "community", "accounts", "live"},
+    "config": {"common", "games", "ratings", "tournaments", "community", "accounts", "live", "web"},
 }
 #: Modules of ``games`` that other apps must not import: views, URLs, admin, tasks and internals.
 GAMES_INTERNAL = {"games.apis", "games.urls", "games.admin", "games.tasks", "games.rows", "games.receivers"}

@@ -17,6 +17,8 @@ class League(models.Model):
     description = models.TextField(blank=True, default="")
     organisers = models.ManyToManyField(Player, related_name="organised_leagues", blank=True)
     members = models.ManyToManyField(Player, related_name="leagues", blank=True)
+    #: Links in the club's chat rooms are shown as links (otherwise as plain text).
+    chat_links = models.BooleanField(default=False, db_default=False)
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
