@@ -7,3 +7,4 @@ class AccountsConfig(AppConfig):
 
     def ready(self) -> None:
         from . import receivers  # noqa: F401  (connects the signal receivers)
+        from . import chat_news, friend_news, moderation_news  # noqa: F401  (the community's events)

@@ -1,0 +1,1 @@
+"""Notifications for the community app's events (filled in by its feature)."""
