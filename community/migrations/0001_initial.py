@@ -9,7 +9,7 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
-        ('games', '0014_player_vacation_days_used_player_vacation_started_and_more'),
+        ('games', '0014_vacation_and_invitations'),
         ('tournaments', '0014_league_chat_links'),
     ]
 
