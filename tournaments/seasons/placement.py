@@ -21,6 +21,7 @@ lost players (they left) is filled from below, so the levels above the bottom ar
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 UP, DOWN, STAY, NEW = "up", "down", "stay", "new"
@@ -103,3 +104,34 @@ def arrival_level(*, from_level: int, movement: str) -> int:
     if movement == DOWN:
         return from_level + 1
     return from_level
+
+
+def arrivals(
+    entries: list[tuple[int, int, str]], last: Mapping[int, tuple[int, int | None]]
+) -> list[Arrival]:
+    """The arrivals of a season's entries, each ``(player, rating, how it arrived)`` in registration
+    order; ``last`` gives each returning player's (level, place) in the previous season. An entry
+    without a last level, or that arrived as a newcomer, is placed as a newcomer."""
+    out = []
+    for i, (player, rating, arrived) in enumerate(entries):
+        came = last.get(player)
+        if came is None or arrived not in (UP, DOWN, STAY):
+            out.append(Arrival(player, rating, i))
+            continue
+        level = arrival_level(from_level=came[0], movement=arrived)
+        out.append(Arrival(player, rating, i, level, came[0], came[1] or 0))
+    return out
+
+
+def too_many_rounds(
+    levels: list[list[list[int]]], *, times: int, rounds: Callable[[list[int]], int]
+) -> tuple[int, int, int] | None:
+    """The first division that plays more rounds than the calendar has ``times`` for, as (its size,
+    its level, its rounds); None when every division fits (or the calendar has no times)."""
+    if not times:
+        return None
+    for level, groups in enumerate(levels, start=1):
+        for group in groups:
+            if (needed := rounds(group)) > times:
+                return len(group), level, needed
+    return None

@@ -268,37 +268,29 @@ def _arrivals(season: Season, entries: list[SeasonEntry]) -> list[placement.Arri
     if season.previous_id:
         rows = SeasonEntry.objects.filter(season_id=season.previous_id, division__isnull=False)
         last = {p: (lv, place) for p, lv, place in rows.values_list("player_id", "division__level", "place")}
-    out = []
-    for i, e in enumerate(entries):
-        rating = events.displayed_rating(game=season.game, player=e.player)
-        came = last.get(e.player_id)
-        if came is None or e.arrived not in (placement.UP, placement.DOWN, placement.STAY):
-            out.append(placement.Arrival(e.player_id, rating, i))
-            continue
-        level = placement.arrival_level(from_level=came[0], movement=e.arrived)
-        out.append(placement.Arrival(e.player_id, rating, i, level, came[0], came[1] or 0))
-    return out
+    rated = [
+        (e.player_id, events.displayed_rating(game=season.game, player=e.player), e.arrived) for e in entries
+    ]
+    return placement.arrivals(rated, last)
 
 
 def _check_calendar(season: Season, levels: list[list[list[int]]]) -> None:
     """Every division's rounds have a time on the calendar (when it has one)."""
+
+    def rounds(group: list[int]) -> int:
+        if season.format == Tournament.Format.SWISS:
+            return season.rounds or Tournament.DEFAULT_SWISS_ROUNDS
+        return len(pairing.round_robin(group, season.seats))
+
     times = len(season.round_times or [])
-    if not times:
-        return
-    for number, groups in enumerate(levels, start=1):
-        for group in groups:
-            if season.format == Tournament.Format.SWISS:
-                needed = season.rounds or Tournament.DEFAULT_SWISS_ROUNDS
-            else:
-                needed = len(pairing.round_robin(group, season.seats))
-            if needed > times:
-                raise Conflict(
-                    _(
-                        "a division of %(players)s players at level %(level)s plays %(rounds)s rounds, but "
-                        "the calendar has %(times)s round times: add times, or make divisions smaller"
-                    )
-                    % {"players": len(group), "level": number, "rounds": needed, "times": times}
-                )
+    if short := placement.too_many_rounds(levels, times=times, rounds=rounds):
+        raise Conflict(
+            _(
+                "a division of %(players)s players at level %(level)s plays %(rounds)s rounds, but "
+                "the calendar has %(times)s round times: add times, or make divisions smaller"
+            )
+            % {"players": short[0], "level": short[1], "rounds": short[2], "times": times}
+        )
 
 
 def _start_now(t: Tournament, *, by: Player | None, now: datetime) -> None:

@@ -173,38 +173,31 @@ def _arrivals(season: Season, entries: list[TeamSeasonEntry]) -> list[placement.
     if season.previous_id:
         rows = TeamSeasonEntry.objects.filter(season_id=season.previous_id, division__isnull=False)
         last = {t: (lv, place) for t, lv, place in rows.values_list("team_id", "division__level", "place")}
-    out = []
-    for i, e in enumerate(entries):
+    rated = []
+    for e in entries:
         average = team_selectors.rating_average(team=e.team, game=season.game)
         rating = round(average) if average is not None else team_selectors.NEWCOMER
-        came = last.get(e.team_id)
-        if came is None or e.arrived not in (placement.UP, placement.DOWN, placement.STAY):
-            out.append(placement.Arrival(e.team_id, rating, i))
-            continue
-        level = placement.arrival_level(from_level=came[0], movement=e.arrived)
-        out.append(placement.Arrival(e.team_id, rating, i, level, came[0], came[1] or 0))
-    return out
+        rated.append((e.team_id, rating, e.arrived))
+    return placement.arrivals(rated, last)
 
 
 def _check_calendar(season: Season, levels: list[list[list[int]]]) -> None:
     """Every division's rounds have a time on the calendar (when it has one)."""
+
+    def rounds(group: list[int]) -> int:
+        if season.format == TeamEvent.Format.SWISS:
+            return season.rounds or Tournament.DEFAULT_SWISS_ROUNDS
+        return len(pairing.schedule(teams=group, seats=season.seats))
+
     times = len(season.round_times or [])
-    if not times:
-        return
-    for number, groups in enumerate(levels, start=1):
-        for group in groups:
-            if season.format == TeamEvent.Format.SWISS:
-                needed = season.rounds or Tournament.DEFAULT_SWISS_ROUNDS
-            else:
-                needed = len(pairing.schedule(teams=group, seats=season.seats))
-            if needed > times:
-                raise Conflict(
-                    _(
-                        "a division of %(teams)s teams at level %(level)s plays %(rounds)s rounds, but "
-                        "the calendar has %(times)s round times: add times, or make divisions smaller"
-                    )
-                    % {"teams": len(group), "level": number, "rounds": needed, "times": times}
-                )
+    if short := placement.too_many_rounds(levels, times=times, rounds=rounds):
+        raise Conflict(
+            _(
+                "a division of %(teams)s teams at level %(level)s plays %(rounds)s rounds, but "
+                "the calendar has %(times)s round times: add times, or make divisions smaller"
+            )
+            % {"teams": short[0], "level": short[1], "rounds": short[2], "times": times}
+        )
 
 
 def start_team_season(*, season: Season, organiser: Player, by: Player | None, now: datetime) -> None:
