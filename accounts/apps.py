@@ -6,5 +6,5 @@ class AccountsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from . import receivers  # noqa: F401  (connects the signal receivers)
-        from . import chat_news, friend_news, moderation_news  # noqa: F401  (the community's events)
+        # The signal receivers: the services' events and the community's (chat, friends, moderation).
+        from . import chat_news, friend_news, moderation_news, receivers  # noqa: F401

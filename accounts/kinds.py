@@ -82,6 +82,21 @@ KINDS: dict[str, Kind] = {
             "immediate",
         ),
         Kind("game_over", gettext_lazy("A game of yours ended (result and rating change)"), "off"),
+        # Not mailed unless asked for: a chat answer is read on the page, where the talk is.
+        Kind("mention", gettext_lazy("Someone named you (@name) in a chat"), "off"),
+        Kind(
+            "table_challenge",
+            gettext_lazy("A player challenges you to a table, or answers your challenge to a table"),
+            "immediate",
+        ),
+        Kind(
+            "moderation",
+            gettext_lazy(
+                "Moderation: a moderator acted on your chat or your report (and, for moderators, "
+                "reports piling up about a player)"
+            ),
+            "immediate",
+        ),
     ]
 }
 
@@ -275,6 +290,57 @@ def _team(p: dict[str, Any]) -> str:
     return _("%(by)s invites you to join the team %(team)s") % args
 
 
+def _table_challenge(p: dict[str, Any]) -> str:
+    """A challenge to a table (``community.challenges``), or its answer, in one line."""
+    args = {"by": p["by"], "game": p["game"]}
+    status = p.get("status")
+    if status == "accepted":
+        return _("%(by)s accepted your challenge to a game of %(game)s") % args
+    if status == "declined":
+        return _("%(by)s declined your challenge to a game of %(game)s") % args
+    if status == "withdrawn":
+        return _("%(by)s withdrew their challenge to a game of %(game)s") % args
+    clock = TimeControl.from_dict(p.get("time_control") or None).describe()
+    # Translators: "Alice challenges you to a game of Pacru (2 players, 3 days/move)".
+    return ngettext(
+        "%(by)s challenges you to a game of %(game)s (%(players)s player, %(clock)s)",
+        "%(by)s challenges you to a game of %(game)s (%(players)s players, %(clock)s)",
+        int(p.get("players") or 2),
+    ) % {**args, "players": p.get("players") or 2, "clock": clock}
+
+
+def _moderation(p: dict[str, Any]) -> str:
+    """A moderator's decision about the reader (``community.moderation``), or, for a moderator,
+    reports piling up about a player (``community.reports``), in one line."""
+    if p.get("piling"):
+        return ngettext(
+            "%(count)d open report about %(player)s waits in the moderation queue",
+            "%(count)d open reports about %(player)s wait in the moderation queue",
+            int(p["count"]),
+        ) % {"count": p["count"], "player": p["player"]}
+    args = {"where": p.get("where", ""), "reason": p.get("reason", ""), "until": moment(p, "until")}
+    action, scope = p.get("action"), p.get("scope")
+    if action == "mute" and scope == "site":
+        return _("A moderator muted you in every chat on the site until %(until)s: %(reason)s") % args
+    if action == "mute" and scope == "league":
+        return _("A moderator muted you in the chats of %(where)s until %(until)s: %(reason)s") % args
+    if action == "mute":
+        # Translators: %(where)s is a chat room's name, e.g. "Spring Swiss" or "Table 12 · players".
+        return _("A moderator muted you in the chat %(where)s until %(until)s: %(reason)s") % args
+    if action == "unmute" and scope == "site":
+        return _("A moderator lifted your mute on the whole site: you may write again")
+    if action == "unmute":
+        return _("A moderator lifted your mute in %(where)s: you may write again") % args
+    if action == "delete_message":
+        return _("A moderator removed your message in the chat %(where)s: %(reason)s") % args
+    if action == "resolve":
+        # Translators: %(where)s is the name of the player the reader reported.
+        return _("A moderator acted on your report about %(where)s: thank you") % args
+    if action == "dismiss":
+        return _("A moderator looked at your report about %(where)s and dismissed it") % args
+    return _("A moderator warned you: %(reason)s") % args
+
+
 def title(kind: str, p: dict[str, Any]) -> str:
     """The notification in one line, as the inbox lists it and a mail's subject says it."""
     if kind == "your_turn":
@@ -345,6 +411,12 @@ def title(kind: str, p: dict[str, Any]) -> str:
         return _season(p)
     if kind == "team":
         return _team(p)
+    if kind == "table_challenge":
+        return _table_challenge(p)
+    if kind == "moderation":
+        return _moderation(p)
+    if kind == "mention":
+        return _("%(by)s mentioned you in a chat") % {"by": p["by"]}
     if kind == "game_over":
         return _("Your %(game)s game against %(opponents)s ended: %(outcome)s") % {
             "game": p["game"],
@@ -393,6 +465,17 @@ def detail(kind: str, p: dict[str, Any], extra: dict[str, Any] | None = None) ->
         if p.get("kind") == "request":
             return _("Accept or decline the request in the team's captain's tools.")
         return _("Accept or decline the invitation on the team's page.")
+    if kind == "table_challenge" and p.get("status") == "sent":
+        if p.get("rated"):
+            return _("A rated game. Take your seat at the table, or decline, on the table's page.")
+        return _("An unrated game. Take your seat at the table, or decline, on the table's page.")
+    if kind == "moderation" and p.get("action") in ("unmute", "dismiss") and p.get("reason"):
+        return _("Why: %(reason)s") % {"reason": p["reason"]}
+    if kind == "moderation" and p.get("action") == "mute":
+        return _("You can still read the chats and play; you cannot write there until then.")
+    if kind == "mention" and p.get("excerpt"):
+        # Translators: the start of a chat message that named the reader, as they wrote it
+        return _("They wrote: %(text)s") % {"text": p["excerpt"]}
     if kind == "game_over":
         change = (extra or {}).get("rating")
         if change:

@@ -15,6 +15,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse, reverse_lazy
 from django.utils import timezone, translation
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.csrf import csrf_exempt
@@ -26,6 +27,7 @@ from common.redirects import redirect_next
 from common.throttles import client_address
 from games import blocks as game_blocks
 from games import services as games
+from games import vacation
 from tournaments.calendar import feeds as calendar_feeds
 from tournaments.calendar import views as calendar_views
 
@@ -72,6 +74,9 @@ def settings_account(request: HttpRequest) -> HttpResponse:
         if action == "resend":
             _resend_link(request, account)
             return redirect("settings-account")
+        if action in _VACATION_ACTIONS:
+            _VACATION_ACTIONS[action](request)
+            return redirect(reverse("settings-account") + "#vacation")
         if action not in _ACCOUNT_FORMS:
             messages.error(request, _("That form is not known: reload the page and try again."))
         else:
@@ -85,6 +90,7 @@ def settings_account(request: HttpRequest) -> HttpResponse:
     feed = calendar_feeds.feed_for(player=user.player)
     context["calendar_feed_url"] = notify.site_url(reverse("calendar-feed", args=[feed.secret]))
     context["blocks"] = list(game_blocks.blocked_by(user.player))
+    context["vacation"] = vacation.vacation_of(player=user.player)
     return render(request, "accounts/settings_account.html", context)
 
 
@@ -176,6 +182,56 @@ def _post_preferences(request: HttpRequest, account: Account) -> forms.Preferenc
     messages.success(request, _("Your preferences are saved."))
     return None
 
+
+def _vacation_start(request: HttpRequest) -> None:
+    """Start a correspondence vacation of the days asked for (``games.vacation``), or say why not."""
+    try:
+        days = int(request.POST.get("days", ""))
+    except ValueError:
+        messages.error(request, _("Enter how many days your vacation lasts, as a whole number."))
+        return
+    try:
+        player = vacation.vacation_start(player=request.user.player, days=days)
+    except ServiceError as exc:
+        messages.error(request, capfirst(str(exc.detail)))
+        return
+    assert player.vacation_until is not None
+    messages.success(
+        request,
+        _("Your vacation has begun: your correspondence clocks are stopped until %(until)s.")
+        % {"until": vacation.until_text(player.vacation_until)},
+    )
+
+
+def _vacation_end(request: HttpRequest) -> None:
+    """End the vacation now (its whole unused days are given back), or say why not."""
+    before = vacation.days_left(request.user.player)
+    try:
+        player = vacation.vacation_end(player=request.user.player)
+    except ServiceError as exc:
+        messages.error(request, capfirst(str(exc.detail)))
+        return
+    back = vacation.days_left(player) - before
+    if not back:
+        messages.success(request, _("Your vacation has ended: your correspondence clocks run again."))
+        return
+    messages.success(
+        request,
+        ngettext(
+            "Your vacation has ended: your correspondence clocks run again. %(n)s unused day was given back.",
+            "Your vacation has ended: your correspondence clocks run again. %(n)s unused days were "
+            "given back.",
+            back,
+        )
+        % {"n": back},
+    )
+
+
+#: The vacation section's buttons: action -> what posting it does (each says how it went).
+_VACATION_ACTIONS: dict[str, Callable[[HttpRequest], None]] = {
+    "vacation-start": _vacation_start,
+    "vacation-end": _vacation_end,
+}
 
 #: The account tab's forms: action -> (the form's name in the template, what posting it does).
 _ACCOUNT_FORMS: dict[str, tuple[str, Callable[[HttpRequest, Account], Any]]] = {

@@ -30,6 +30,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from common.errors import Conflict, Forbidden, InvalidInput
+from community import challenges, chat, friends
 from games import names
 from games import services as games
 from games.models import Block, Player, Seat, Table
@@ -365,7 +366,8 @@ def delete_account(*, user: User, password: str) -> None:
     N", its personal data (name, address, preferences, notifications, sessions, token) removed,
     its games in play resigned, its open seats, registrations, ladder places and challenges left,
     its teams left (a team it captains passes to its vice-captain or longest-standing member), its
-    blocks (made and received) removed.
+    blocks and follows (made and received) removed, the challenges to a table waiting for it
+    aborted, its chat messages' text removed (each kept as a "deleted message").
     """
     if not user.check_password(password):
         raise Forbidden(_("the password is not right: the account was not deleted"))
@@ -404,6 +406,11 @@ def delete_account(*, user: User, password: str) -> None:
         team_services.on_player_deleted(player=player)
         # Their blocks (personal data) and the blocks of them (they play no more) go too.
         Block.objects.filter(Q(player=player) | Q(blocked=player)).delete()
+        # So do their follows both ways, and the challenges to a table waiting for them.
+        friends.forget(player=player)
+        challenges.forget(player=player)
+        # Their chat messages stay in place as "deleted message": text and author gone.
+        chat.scrub_author(player=player)
 
         old_name, label = player.display_name, anonymous_name(player=player)
         username_key = player.username_key

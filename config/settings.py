@@ -100,6 +100,8 @@ MIDDLEWARE = [
     "config.middleware.CommonMiddleware",  # APPEND_SLASH for GET and HEAD only
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Who is online (community.presence): at most one cache write per player a minute, no query.
+    "community.middleware.PresenceMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     # ... and a signed-in player's saved choice (and time zone) over both (accounts/middleware.py).
     "accounts.middleware.AccountMiddleware",
@@ -395,6 +397,17 @@ CALENDAR_TICK_SECONDS = float(os.environ.get("CALENDAR_TICK_SECONDS", "10"))
 #: How often quick pairing pools and arenas pair who waits (tournaments.play_now).
 PLAY_NOW_WAVE_SECONDS = float(os.environ.get("PLAY_NOW_WAVE_SECONDS", "3"))
 
+# Chat (community.chat): see docs/api/index.md.
+#: A chat message's longest text, in characters (after trimming).
+CHAT_MESSAGE_MAX_LENGTH = int(os.environ.get("CHAT_MESSAGE_MAX_LENGTH", "500"))
+#: Most chat messages one player may send in any 10 seconds, and in any minute (all rooms
+#: together); past either the next one answers 429 with Retry-After.
+CHAT_RATE_BURST = int(os.environ.get("CHAT_RATE_BURST", "5"))
+CHAT_RATE_MINUTE = int(os.environ.get("CHAT_RATE_MINUTE", "20"))
+#: When this many reports about one player are open, the moderators are mailed (once each time
+#: the count reaches it: community.reports).
+CHAT_REPORT_MAIL_THRESHOLD = int(os.environ.get("CHAT_REPORT_MAIL_THRESHOLD", "3"))
+
 # Retention (common.retention, accounts.sweeps, games.retention): see docs/operators/backups.md.
 #: Read notifications are deleted this many days after they were read; unread ones this many
 #: days after they were made (notifications waiting for a digest are kept until it is sent).
@@ -438,6 +451,8 @@ FIRST_MOVE_SECONDS = float(os.environ.get("FIRST_MOVE_SECONDS", "120"))
 CLOCK_ETA_HORIZON_SECONDS = float(os.environ.get("CLOCK_ETA_HORIZON_SECONDS", "300"))
 #: How often the sweep looks for overdue tables (Celery beat, or scripts/run's in-process sweeper).
 CLOCK_SWEEP_SECONDS = float(os.environ.get("CLOCK_SWEEP_SECONDS", "2"))
+#: Correspondence vacation days a player may take in a calendar year (games.vacation).
+VACATION_DAYS_PER_YEAR = int(os.environ.get("VACATION_DAYS_PER_YEAR", "30"))
 
 # Backstops and health (games.botplay, games.health, common.tasks): see docs/operators/operations.md.
 #: A bot on turn this long is sent its turn again by the bot sweep (unless a worker holds the lease).

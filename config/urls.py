@@ -31,8 +31,9 @@ api_patterns = [
     path("", include("live.api_urls")),
     path("", include("games.urls")),
     path("", include("ratings.urls")),
-    path("", include("tournaments.urls")),
+    # Before tournaments: its ``ladders/<id>/<action>/`` would take ``ladders/<id>/chat/``.
     path("", include("community.api_urls")),
+    path("", include("tournaments.urls")),
     path("schema/", SchemaApi.as_view(), name="api-schema"),
     path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
     path("redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-redoc"),

@@ -2,13 +2,15 @@
 
 A block is one player's choice about another (``Block(player, blocked)``); it works both ways
 at the table: quick pairing (``tournaments.pools``) and the 3–4 seat ladder queues
-(``tournaments.ladders.queue``) never seat the two together, whoever blocked whom. Events are
-the exception: a block never skips a tournament's pairing. Nobody is told they were blocked.
+(``tournaments.ladders.queue``) never seat the two together, neither may join an open table
+where the other sits (``games.services.tables.seat_join``), and neither may challenge the other
+to a table (``community.challenges``), whoever blocked whom. Events are the exception: a block
+never skips a tournament's pairing. Nobody is told they were blocked.
 
 Blocking is idempotent (blocking twice keeps one block; unblocking someone not blocked changes
 nothing). Refused: blocking yourself, a player who does not exist, and a house bot (it plays only
 when someone invites it, so a block would mean nothing). Deleting an account deletes its blocks
-both ways (``on_delete=CASCADE``).
+both ways (``accounts.services.delete_account``; ``on_delete=CASCADE`` for a removed row).
 """
 
 from __future__ import annotations

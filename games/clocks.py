@@ -12,7 +12,9 @@ A table's time control is one of:
   runs out is lost; the player flags when the last one runs out.
 * ``correspondence`` — ``days`` per move. Without ``bank_days`` every move
   starts a fresh allowance of ``days``; with it, unused time is kept, up to
-  ``bank_days`` in all.
+  ``bank_days`` in all. ``vacation`` (default true) says whether a player's
+  vacation (``games.vacation``) stops their clock; an event or ladder that wants
+  its games to move on sets it false.
 
 The server is the authority: it charges a seat with the wall time between the
 start of its turn and the arrival of its move, and a seat flags when that
@@ -65,6 +67,8 @@ class TimeControl:
     period: float = 0.0
     days: float = 0.0
     bank_days: float | None = None
+    #: Correspondence only: a player's vacation stops their clock (``games.vacation``).
+    vacation: bool = True
 
     @property
     def timed(self) -> bool:
@@ -94,7 +98,7 @@ class TimeControl:
             "fischer": {"base", "increment"},
             "delay": {"base", "delay"},
             "byoyomi": {"base", "periods", "period"},
-            "correspondence": {"days", "bank_days"},
+            "correspondence": {"days", "bank_days", "vacation"},
         }[kind]
         extra = set(data) - allowed - {"kind"}
         if extra:
@@ -132,7 +136,12 @@ class TimeControl:
             days = number("days", 1 / 1440, 60)
             bank = data.get("bank_days")
             bank_days = None if bank is None else number("bank_days", days, 365)
-            return cls(kind, days=days, bank_days=bank_days)
+            vacation = data.get("vacation", True)
+            if not isinstance(vacation, bool):
+                # Translators: time_control, vacation, true and false are names the API reads: keep them.
+                words = _("time_control vacation must be true or false, not %(value)s")
+                raise ValueError(words % {"value": repr(vacation)})
+            return cls(kind, days=days, bank_days=bank_days, vacation=vacation)
         return cls()
 
     def to_dict(self) -> dict[str, Any]:
@@ -145,10 +154,13 @@ class TimeControl:
             out.update(base=self.base, periods=self.periods, period=self.period)
         elif self.kind == "correspondence":
             out.update(days=self.days, bank_days=self.bank_days)
+            if not self.vacation:  # the default (true) is left out: stored documents stay as they were
+                out["vacation"] = False
         return out
 
     def describe(self) -> str:
-        """Short human form: ``10+5``, ``10 d3``, ``10 + 5×30s``, ``3 days/move``, ``untimed``."""
+        """Short human form: ``10+5``, ``10 d3``, ``10 + 5×30s``, ``3 days/move``, ``untimed``
+        (``3 days/move, no vacation`` when a player's vacation does not stop the clock)."""
         minutes = f"{self.base / 60:g}"
         if self.kind == "fischer":
             return f"{minutes}+{self.increment:g}"
@@ -160,15 +172,28 @@ class TimeControl:
             per_move = ngettext("%(days)s days/move", "%(days)s days/move", _plural_count(self.days)) % {
                 "days": f"{self.days:g}"
             }
-            if not self.bank_days:
-                return per_move
-            # Translators: the most days a player can save up in a correspondence game.
-            bank = ngettext("bank %(days)s days", "bank %(days)s days", _plural_count(self.bank_days)) % {
-                "days": f"{self.bank_days:g}"
-            }
-            # Translators: a correspondence time control: "3 days/move, bank 10 days".
-            return pgettext("time control", "%(per_move)s, %(bank)s") % {"per_move": per_move, "bank": bank}
+            text = per_move
+            if self.bank_days:
+                # Translators: the most days a player can save up in a correspondence game.
+                bank = ngettext("bank %(days)s days", "bank %(days)s days", _plural_count(self.bank_days)) % {
+                    "days": f"{self.bank_days:g}"
+                }
+                # Translators: a correspondence time control: "3 days/move, bank 10 days".
+                text = pgettext("time control", "%(per_move)s, %(bank)s") % {
+                    "per_move": per_move,
+                    "bank": bank,
+                }
+            if not self.vacation:
+                # Translators: a correspondence time control whose clock runs during a player's
+                # vacation: "3 days/move, no vacation".
+                text = pgettext("time control", "%(clock)s, no vacation") % {"clock": text}
+            return text
         return pgettext("time control", "untimed")
+
+    @property
+    def stops_for_vacation(self) -> bool:
+        """A player's vacation stops their clock here: correspondence that allows it."""
+        return self.kind == "correspondence" and self.vacation
 
     def initial_clock(self) -> SeatClock:
         if self.kind == "correspondence":

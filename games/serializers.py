@@ -51,7 +51,7 @@ class TableCreateIn(serializers.Serializer):
         required=False,
         help_text='e.g. {"kind": "fischer", "base": 600, "increment": 5}; kinds: untimed, fischer '
         "(base, increment), delay (base, delay), byoyomi (base, periods, period), correspondence "
-        "(days, bank_days); seconds unless named days",
+        "(days, bank_days, vacation: false lets clocks run during vacations); seconds unless named days",
     )
     bot = serializers.CharField(
         max_length=10,

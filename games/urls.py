@@ -2,7 +2,7 @@ from django.urls import path
 
 from common.validation import register_id_converter
 
-from . import apis, blocks_api, review_api
+from . import apis, blocks_api, review_api, vacation_api
 
 register_id_converter()
 
@@ -25,4 +25,5 @@ urlpatterns = [
     path("players/<id:player_id>/", apis.PlayerDetailApi.as_view(), name="api-player"),
     path("players/<id:player_id>/block/", blocks_api.PlayerBlockApi.as_view(), name="api-player-block"),
     path("blocks/", blocks_api.BlockListApi.as_view(), name="api-blocks"),
+    path("account/vacation/", vacation_api.VacationApi.as_view(), name="api-account-vacation"),
 ]

@@ -14,6 +14,9 @@ from django.db.models import CharField, Count, F, Max, Q, Sum, Value
 
 from accounts.models import Notification
 from common.validation import ascii_int
+from community import rooms as chat_rooms
+from community import selectors as chat
+from community.models import Room
 from games import selectors
 from games import services as games
 from games.models import Player, Seat, Table
@@ -99,7 +102,7 @@ async def player(player_id: int, user_id: int, have: str | None) -> tuple[str, A
 
 
 #: The page topics that name an object by id.
-ID_TOPICS = ("player", "tournament", "ladder", "team_event")
+ID_TOPICS = ("player", "tournament", "ladder", "team_event", "chat")
 
 
 def parse_topic(topic: str) -> tuple[str, int | None] | None:
@@ -122,8 +125,9 @@ def parse_topic(topic: str) -> tuple[str, int | None] | None:
 
 
 def _missing(wanted: list[tuple[str, int]]) -> list[tuple[str, int]]:
-    """Which of these (kind, id) tournaments and ladders do not exist: one query."""
-    models = {"tournament": Tournament, "ladder": Ladder, "team_event": TeamEvent}
+    """Which of these (kind, id) tournaments, ladders, team events and chat rooms do not exist:
+    one query."""
+    models = {"tournament": Tournament, "ladder": Ladder, "team_event": TeamEvent, "chat": Room}
     parts = [
         models[kind]
         .objects.filter(pk__in=ids)
@@ -143,6 +147,21 @@ async def missing(wanted: list[tuple[str, int]]) -> list[tuple[str, int]]:
     return await sync_to_async(_missing, thread_sensitive=False)(wanted)
 
 
+def _unreadable_room(room_ids: list[int], player: Player | None) -> int | None:
+    """The first of these chat rooms ``player`` (None: anonymous) may not read, or None."""
+    close_old_connections()
+    found = Room.objects.select_related("table", "league").in_bulk(room_ids)
+    for room_id in room_ids:
+        room = found.get(room_id)
+        if room is not None and not chat_rooms.may_read(room=room, player=player):
+            return room_id
+    return None
+
+
+async def unreadable_room(room_ids: list[int], player: Player | None) -> int | None:
+    return await sync_to_async(_unreadable_room, thread_sensitive=False)(room_ids, player)
+
+
 def _topic_version(topic: str) -> str:
     """A tag that changes when what the topic's pages show changes (without Redis, read
     every ``LIVE_POLL_SECONDS`` by the hub: one query or two per topic)."""
@@ -152,6 +171,8 @@ def _topic_version(topic: str) -> str:
         waiting = PoolEntry.objects.aggregate(n=Count("id"), newest=Max("id"))
         return f"{selectors.lobby_version(None)}-{waiting['n']}-{waiting['newest']}"
     n = int(ref)
+    if kind == "chat":  # its newest message, and how many were removed or scrubbed
+        return chat.room_version(n)
     if kind == "player":
         user_id = Player.objects.filter(pk=n).values_list("user_id", flat=True).first()
         found = _player(n, user_id or 0, None) if user_id else None

@@ -1,7 +1,7 @@
 """What each change publishes (after its commit): the table and the lobby for any table write,
 the player for a seat taken or left and for notifications, the event or ladder for club events
-(and both the ladder and its players for a table its queue formed). Every topic comes from the
-event's typed payload: nothing here reads another app's tables."""
+(and both the ladder and its players for a table its queue formed), the chat room for a message.
+Every topic comes from the event's typed payload: nothing here reads another app's tables."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from django.db.models.signals import post_save
 from django.dispatch import receiver
 
 from accounts.models import Notification
+from community.events import ChatPosted, chat_posted
 from games.events import PlayerRef, game_finished, table_changed
 from tournaments.events import (
     ArenaChanged,
@@ -131,6 +132,13 @@ def on_entered(*, entry: Entry, **_: Any) -> None:
 @receiver(late_entry_answered)
 def on_late_entry_answered(*, invitation: LateEntryNews, **_: Any) -> None:
     publish(f"tournament:{invitation.tournament_id}", f"player:{invitation.player.id}")
+
+
+@receiver(chat_posted)
+def on_chat(*, post: ChatPosted, **_: Any) -> None:
+    """A message was posted (or removed, or scrubbed) in a chat room: its open pages read what is
+    new (``?after=<their last id>``)."""
+    publish(f"chat:{post.room_id}")
 
 
 @receiver(post_save, sender=Notification)

@@ -302,14 +302,16 @@ async def player_stream(request: HttpRequest) -> HttpResponse:
 async def _topics(request: HttpRequest) -> list[str] | HttpResponse:
     """The page's topics (``t``, at most 8), or the answer refusing them: ``400`` for a name that is
     no topic, ``403`` for another player's ``player:<id>`` (it tells when their inbox or challenges
-    change: only that player, signed in, may watch it), ``404`` for a tournament or ladder that does
-    not exist (one query for them all, before any channel is made)."""
+    change: only that player, signed in, may watch it) and for a ``chat:<room id>`` the reader may
+    not read, ``404`` for a tournament, ladder or chat room that does not exist (one query for them
+    all, before any channel is made)."""
     topics = list(dict.fromkeys(request.GET.getlist("t")[:8]))
     parsed = [reads.parse_topic(t) for t in topics]
     if not topics or None in parsed:
         # Translators: the topic names (lobby, player:<id>, …) are machine words: keep them as they are
         problem = _(
-            "name one or more topics (lobby, player:<id>, tournament:<id>, ladder:<id>, team_event:<id>)"
+            "name one or more topics (lobby, player:<id>, tournament:<id>, ladder:<id>, team_event:<id>, "
+            "chat:<id>)"
         )
         return _error(400, "invalid", "t: " + problem)
     wanted = [(kind, n) for kind, n in filter(None, parsed) if n is not None]
@@ -326,6 +328,12 @@ async def _topics(request: HttpRequest) -> list[str] | HttpResponse:
         kind, n = gone[0]
         # Translators: kind is a topic's machine word (tournament, ladder): keep it as it is
         return _error(404, "not_found", _("there is no %(kind)s %(id)s") % {"kind": kind, "id": n})
+    rooms = [n for kind, n in named if kind == "chat"]
+    if rooms:
+        refused = await reads.unreadable_room(rooms, await _player(request))
+        if refused is not None:
+            detail = _("you may not read the chat room %(id)s") % {"id": refused}
+            return _error(403, "forbidden", detail)
     return topics
 
 

@@ -56,7 +56,11 @@ from tournaments.models import (
 )
 from tournaments.pools import services as pools
 
+from .community.chat_matrix import CHAT_MATRIX, CHAT_OPERATIONS
+from .community.friends_matrix import FRIENDS_MATRIX, FRIENDS_OPERATIONS
+from .community.moderation_matrix import MODERATION_MATRIX, MODERATION_OPERATIONS
 from .games.conftest import Actor, as_organiser
+from .games.vacation_matrix import VACATION_MATRIX, VACATION_OPERATIONS
 from .tournaments.team_events_matrix import TEAM_EVENT_MATRIX, TEAM_EVENT_OPERATIONS
 from .tournaments.team_seasons_matrix import TEAM_SEASON_MATRIX, TEAM_SEASON_OPERATIONS
 from .tournaments.teams_matrix import TEAM_MATRIX, TEAM_OPERATIONS
@@ -732,6 +736,18 @@ MATRIX |= TEAM_SEASON_MATRIX
 # Team events: tests/tournaments/team_events_matrix.py.
 OPERATIONS += TEAM_EVENT_OPERATIONS
 MATRIX |= TEAM_EVENT_MATRIX
+# Friends and challenges: tests/community/friends_matrix.py.
+OPERATIONS += FRIENDS_OPERATIONS
+MATRIX |= FRIENDS_MATRIX
+# Chat: tests/community/chat_matrix.py.
+OPERATIONS += CHAT_OPERATIONS
+MATRIX |= CHAT_MATRIX
+# Reports and moderation: tests/community/moderation_matrix.py.
+OPERATIONS += MODERATION_OPERATIONS
+MATRIX |= MODERATION_MATRIX
+# Correspondence vacation: tests/games/vacation_matrix.py.
+OPERATIONS += VACATION_OPERATIONS
+MATRIX |= VACATION_MATRIX
 
 #: Operations a non-participant may call with a 2xx answer that must change nothing.
 NO_OPS = {

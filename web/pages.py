@@ -28,9 +28,12 @@ from accounts import services as account_services
 from common.errors import NotFound, ServiceError
 from common.http import conditional, fragment_response
 from common.players import visitor_player
+from common.redirects import redirect_next
 from common.throttles import client_address
+from community import challenges, friends
+from community import pages as chat_pages
 from engine.render import board_text
-from games import selectors, services
+from games import selectors, services, vacation
 from games.guests import guest_creation_allowed
 from games.housebots import bots_levels
 from games.models import GameKind, Move, Table
@@ -173,7 +176,10 @@ def _lobby_context(request: HttpRequest) -> dict[str, Any]:
     context.update(
         # Each list reads the head of an index (games.models.Table.Meta): its cost does not grow
         # with the finished history.
-        open_tables=selectors.tables_with_open_seats(tables).order_by("-id")[:20],
+        # A challenge to a table (Table.invited) is for the player challenged: not listed here.
+        open_tables=selectors.tables_with_open_seats(tables)
+        .filter(invited__isnull=True)
+        .order_by("-id")[:20],
         active_tables=tables.filter(status=Table.Status.ACTIVE).order_by("-started_at")[:20],
         finished_tables=_with_results(
             tables.filter(status=Table.Status.FINISHED).order_by("-finished_at")[:10]
@@ -202,6 +208,10 @@ def _home_context(request: HttpRequest, form: TableForm | None = None) -> dict[s
     if context["me"] is not None:
         context.update(events=my_reads.my_events(context["me"]), ladders=my_reads.my_ladders(context["me"]))
         context.update(whats_next=my_reads.whats_next(context["me"]))
+        # Friends online or playing, and challenges to a table (community.friends, .challenges).
+        me = context["me"]
+        context.update(friends=friends.friends(player=me), challenged=challenges.waiting_for(player=me))
+        context.update(challenging=challenges.sent_by(player=me))
     return context
 
 
@@ -258,6 +268,9 @@ def table_action_page(request: HttpRequest, table_id: int, action: str) -> HttpR
             services.seat_join(table_id=table_id, player=player)
         elif action == "leave":
             services.seat_leave(table_id=table_id, player=player)
+        elif action in ("decline", "withdraw"):  # a challenge to the table (community.challenges)
+            getattr(challenges, action)(table_id=table_id, player=player)
+            return redirect_next(request, reverse("table", args=[table_id]))  # My page's: back there
         elif action == "invite-bot":
             services.bot_invite(table_id=table_id, player=player, level=request.POST.get("level", ""))
         elif action == "berserk":  # an arena's table: halve your own clock for a point more on a win
@@ -315,6 +328,8 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     # The table's push stream (server-sent events), when this server offers it (live.views).
     boot["push"] = reverse("live-table", args=[table.pk]) if push_enabled(request) else None
     boot["noShowSeats"] = [n for n, e in words["seat_endings"].items() if e == SEAT_ENDINGS[Ending.NO_SHOW]]
+    # "on vacation until …" beside a seat whose correspondence clock waits for its player's return.
+    boot["vacation"] = vacation.seat_notes(table=table)
     context = {
         "table": table,
         "boot": boot,
@@ -330,7 +345,10 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         "arena_strip": strip,
         "can_invite": table.status == Table.Status.OPEN and me is not None
         and (my_seat is not None or table.created_by_id == me.pk),
+        # The table's chat rooms as this viewer sees them (community.pages, static/js/chat.js).
+        "chat": chat_pages.table_panel(request=request, table=table),
     }  # fmt: skip
+    context["challenge"] = challenges.table_note(table=table, player=me)  # "X challenges you: …"
     return render(request, "games/table.html", context)
 
 

@@ -1,6 +1,8 @@
 """The player page: ratings and their history (``ratings.pages``), with the player's events and
 ladder positions (tournaments' reads: ``web`` may read every app, ``ratings`` may not), and the
-signed-in visitor's Block / Unblock button (``games.blocks``).
+signed-in visitor's buttons: Follow / Unfollow (``community.friends``), Block / Unblock
+(``games.blocks``), Challenge to a table (``community.challenges``) and Report
+(``community.reports``), each through the same service as the API.
 
 Everything is read in a fixed number of queries, however many events, rounds, tables and
 ladder members there are: the final places of finished events are computed from the rounds of
@@ -14,7 +16,7 @@ from dataclasses import dataclass
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
@@ -23,12 +25,17 @@ from django.views.decorators.http import require_POST
 from common.errors import NotFound, ServiceError
 from common.players import visitor_player
 from common.redirects import redirect_next
+from community import challenges, friends, reports
+from community.models import Report
 from games import blocks
+from games.models import GameKind, Player
 from ratings.pages import player_context
 from tournaments.competitions import selectors as event_reads
 from tournaments.ladders.selectors import ladder_places
 from tournaments.models import Ladder, LadderMember, Registration, Tournament
 from tournaments.teams import selectors as team_reads
+
+from .pages import TIME_CONTROL_LABELS, TIME_CONTROLS
 
 #: Events listed on the page (the most recent registrations); a note says when there are more.
 EVENTS_SHOWN = 12
@@ -65,14 +72,34 @@ def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
     # The Block / Unblock button: for a signed-in visitor on another player's page, not a house bot's.
     context["can_block"] = me is not None and me.pk != player.pk and not player.is_house_bot
     context["blocked"] = context["can_block"] and blocks.has_blocked(me, player.pk)
+    context.update(_friend_buttons(me, player))
     return render(request, "ratings/player.html", context)
+
+
+def _friend_buttons(me: Player | None, player: Player) -> dict[str, object]:
+    """Follow, Challenge and Report on another player's page, for a signed-in person (guests
+    neither follow, challenge nor report); a challenge that would be refused says why instead."""
+    person = me is not None and me.pk != player.pk and not me.is_guest
+    can_follow = person and not player.is_guest
+    can_challenge = person and not player.is_bot and not player.is_guest
+    return {
+        "can_follow": can_follow,
+        "following": can_follow and friends.is_following(me, player.pk),
+        "can_challenge": can_challenge,
+        "challenge_refusal": challenges.refusal(by=me, to=player) if can_challenge else None,
+        "challenge_games": GameKind.choices,
+        "challenge_time_controls": TIME_CONTROL_LABELS,
+        "can_report": person,
+        "report_reasons": Report.Reason.choices,
+    }
 
 
 @login_required
 @require_POST
 def player_block_page(request: HttpRequest, player_id: int, action: str) -> HttpResponse:
     """Block or unblock a player from their page (or from the settings' list of blocked players:
-    the form's ``next``), through the same service as the API (``games.blocks``)."""
+    the form's ``next``), follow or unfollow them, challenge them to a table or report them,
+    through the same services as the API (``games.blocks``, ``community``)."""
     me = visitor_player(request)
     assert me is not None
     try:
@@ -80,6 +107,21 @@ def player_block_page(request: HttpRequest, player_id: int, action: str) -> Http
             blocks.block(player=me, other_id=player_id)
         elif action == "unblock":
             blocks.unblock(player=me, other_id=player_id)
+        elif action == "follow":
+            friends.follow(player=me, other_id=player_id)
+        elif action == "unfollow":
+            friends.unfollow(player=me, other_id=player_id)
+        elif action == "challenge":
+            return _challenge(request, me, player_id)
+        elif action == "report":
+            reports.report(
+                reporter=me,
+                subject=Report.Subject.PLAYER,
+                reason=request.POST.get("reason", ""),
+                details=request.POST.get("details", ""),
+                player_id=player_id,
+            )
+            messages.success(request, _("Thank you: your report is with the moderators."))
         else:
             raise Http404(f"no action {action!r}")
     except NotFound:
@@ -87,6 +129,35 @@ def player_block_page(request: HttpRequest, player_id: int, action: str) -> Http
     except ServiceError as exc:
         messages.error(request, str(exc))
     return redirect_next(request, reverse("player", args=[player_id]))
+
+
+def _challenge(request: HttpRequest, me: Player, player_id: int) -> HttpResponse:
+    """The player page's challenge form: a table opened with a seat kept for the player."""
+    choice = request.POST.get("time_control", "")
+    try:
+        players = int(request.POST.get("players", "2"))
+    except ValueError:
+        players = 0
+    if choice not in TIME_CONTROLS:
+        messages.error(request, _("choose one of the time controls offered"))
+    else:
+        try:
+            table = challenges.challenge(
+                by=me,
+                to_id=player_id,
+                game=request.POST.get("game", ""),
+                players=players,
+                time_control=TIME_CONTROLS[choice],
+                rated=request.POST.get("rated") == "on",
+            )
+        except NotFound:
+            raise Http404(f"there is no player {player_id}") from None
+        except ServiceError as exc:
+            messages.error(request, str(exc))
+        else:
+            messages.success(request, _("Challenge sent: your seat is taken and one is kept for them."))
+            return redirect("table", table.pk)
+    return redirect(reverse("player", args=[player_id]) + "#challenge")
 
 
 # ---------------------------------------------------------------- events

@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy, ngettext
 import engine
 from common.errors import Conflict, Forbidden, InvalidInput
 
-from .. import rated_pairs
+from .. import blocks, rated_pairs
 from ..clocks import TimeControl
 from ..engine_words import refusal, translate_illegal
 from ..errors import BotMatchRefused, TableNotActive
@@ -57,7 +57,7 @@ def table_create(
     bots are invited (house bots play unrated tables only: ``BOTS_UNRATED``)."""
     if rated is None:
         rated = not bot
-    if rated:
+    if rated and join:  # who opens a table for others (an event's organiser) need not play rated
         require_verified_email(creator, "play rated games")
     try:
         edition = engine.variant(game).edition_for(edition)
@@ -117,8 +117,10 @@ def seat_join(*, table_id: int, player: Player, seat: int | None = None, event: 
     """Take a seat (the lowest free one unless ``seat`` is given); start when full.
 
     At a rated table the same two players may not meet more than ``RATED_GAMES_SAME_PLAYERS_PER_DAY``
-    times a day (``games.rated_pairs``), unless ``event``: an organised event (tournament round,
-    ladder challenge) seats its pairings, which its organisers chose."""
+    times a day (``games.rated_pairs``), and nobody joins a table where a block stands between
+    them and a seated player (``games.blocks``), unless ``event``: an organised event (tournament
+    round, ladder challenge) seats its pairings, which its organisers chose. A table with a
+    challenged player (``Table.invited``) keeps a seat for them."""
     table = locked_table(table_id=table_id)
     if table.status != Table.Status.OPEN:
         raise TableNotActive(
@@ -148,11 +150,40 @@ def seat_join(*, table_id: int, player: Player, seat: int | None = None, event: 
         )
     if not event:
         rated_pairs.require_room(table, player)
+        _require_no_block(table, player, taken)
+    _require_invited_seat_free(table, player, taken, free)
     Seat.objects.create(table=table, number=seat, player=player, colour=Seat.COLOURS[seat])
     if len(taken) + 1 == table.players:
         _start(table)
     announce_change(table_id=table.pk, players=(player.pk,))
     return table
+
+
+def _require_no_block(table: Table, player: Player, taken: dict[int, int]) -> None:
+    """Refuse ``player`` at a table where a seated player blocked them, or where they blocked a
+    seated player (``games.blocks``). The refusal does not say who blocked whom: nobody is told
+    they were blocked. Events (``event=True``) seat their pairings whatever the blocks."""
+    if taken and any(player.pk in pair for pair in blocks.blocked_pairs([player.pk, *taken.values()])):
+        raise Forbidden(
+            _("you cannot join table %(table)s: choose another table, or open one yourself")
+            % {"table": table.pk}
+        )
+
+
+def _require_invited_seat_free(table: Table, player: Player, taken: dict[int, int], free: list[int]) -> None:
+    """A challenge to a table (``Table.invited``: ``community.challenges``) keeps one free seat
+    for the player challenged until they take it: others may take the other free seats, never
+    the last one."""
+    if table.invited_id is None or player.pk == table.invited_id or table.invited_id in taken.values():
+        return
+    if len(free) <= 1:
+        raise Conflict(
+            _(
+                "the last free seat at table %(table)s is kept for the player who was challenged "
+                "to it: choose another table"
+            )
+            % {"table": table.pk}
+        )
 
 
 #: The rating policy for house bots (docs/operators/security.md): a person's ratings move only against people,

@@ -72,10 +72,16 @@ def _first_move_window(tc: TimeControl) -> timedelta:
 
 
 def set_deadline(*, table: Table, tc: TimeControl, now: datetime) -> list[str]:
-    """Start the clock of the seat on turn if the turn changed; recompute the deadline."""
+    """Start the clock of the seat on turn if the turn changed; recompute the deadline.
+
+    A correspondence turn handed to a player on vacation (``games.vacation``) starts when the
+    vacation ends, if the time control lets vacation stop the clock: one query, for those
+    tables only (a move at any other table costs what it did)."""
     if not tc.timed or table.status != Table.Status.ACTIVE or table.to_move is None:
         table.deadline = None
         return ["deadline"]
+    if tc.stops_for_vacation and table.to_move not in (table.bot_seats or []):
+        now = max(now, vacation_until(table=table, seat=table.to_move) or now)
     table.turn_started_at = now
     if table.ply == 0:
         # Nobody has moved yet: the first player's clock does not run, the abort window does.
@@ -84,6 +90,15 @@ def set_deadline(*, table: Table, tc: TimeControl, now: datetime) -> list[str]:
         clock = SeatClock.from_dict(table.clocks[str(table.to_move)])
         table.deadline = now + timedelta(seconds=time_available(tc, clock))
     return ["turn_started_at", "deadline"]
+
+
+def vacation_until(*, table: Table, seat: int) -> datetime | None:
+    """When the vacation of the player in ``seat`` ends (``None``: none set; it may be past)."""
+    return (
+        Seat.objects.filter(table_id=table.pk, number=seat)
+        .values_list("player__vacation_until", flat=True)
+        .first()
+    )
 
 
 def record_transition(*, table: Table, state: engine.State, now: Any) -> list[str]:

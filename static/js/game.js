@@ -830,7 +830,9 @@
   function clockOf(seat) {
     if (!T.clocks || !T.clocks[seat]) return null;
     if (T.status === "active" && T.to_move === seat && T.deadline && T.ply > 0) {
-      return (Date.parse(T.deadline) - (Date.now() + offset)) / 1000;
+      const left = (Date.parse(T.deadline) - (Date.now() + offset)) / 1000;
+      // A turn that starts later (its player is on vacation, games.vacation) stands still until then.
+      return T.turn_started_at ? Math.min(left, (Date.parse(T.deadline) - Date.parse(T.turn_started_at)) / 1000) : left;
     }
     return T.clocks[seat].remaining;
   }
@@ -868,6 +870,10 @@
         parts.push(fill(pgettext("seat", "out (%(how)s)"), { how: how }));
       }
       if (s.rank) parts.push(placeWord(s.rank));
+      // "on vacation until …", worded by the page (games.vacation.seat_notes).
+      if (boot.vacation && boot.vacation[s.number] && T.status !== "finished" && T.status !== "aborted") {
+        parts.push(boot.vacation[s.number]);
+      }
       meta.textContent = parts.join(" · ");
       li.appendChild(meta);
       if (T.status === "active" && T.to_move === s.number) {
