@@ -9,7 +9,8 @@ from django.test import Client
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime as parse
 
-from games.models import Player
+from community.models import Follow, Message, Report, Room
+from games.models import Player, Table
 from tournaments.models import (
     ArenaPlayer,
     Challenge,
@@ -200,3 +201,32 @@ def test_once_the_demo_arena_is_over_the_next_seed_starts_another() -> None:
     assert sorted(arenas.values_list("status", flat=True)) == ["finished", "running"]
     call_command("seed_demo", verbosity=0)
     assert arenas.count() == 2
+
+
+def test_the_demo_community_has_talk_friends_a_challenge_a_report_and_a_vacation_once() -> None:
+    call_command("seed_demo", verbosity=0)
+    club = Room.objects.get(kind="league", league__slug="demo-club")
+    assert club.messages.count() == 7
+    assert Room.objects.filter(kind="players").count() == 1 == Room.objects.filter(kind="spectators").count()
+    alice = Player.objects.get(user__username="alice")
+    assert sorted(Follow.objects.filter(player=alice).values_list("followed__user__username", flat=True)) == [
+        "bob",
+        "carol",
+        "ivan",
+    ]
+    assert Table.objects.filter(invited=alice, status="open").count() == 1
+    assert Report.objects.filter(status="open", player__user__username="mallory").count() == 1
+    dave = Player.objects.get(user__username="dave")
+    assert dave.vacation_until is not None and dave.vacation_until > timezone.now()
+    organiser = Client()
+    organiser.force_login(Player.objects.get(user__username="organiser").user)
+    queue = organiser.get("/moderation/")
+    assert queue.status_code == 200 and "You are all hopeless" in queue.content.decode()
+    # Demo data from before the community gets it once.
+    Room.objects.all().delete()
+    Report.objects.all().delete()
+    call_command("seed_demo", verbosity=0)
+    call_command("seed_demo", verbosity=0)
+    assert Message.objects.filter(room__kind="league").count() == 7
+    assert Table.objects.filter(invited=alice, status="open").count() == 1
+    assert Report.objects.filter(status="open").count() == 1

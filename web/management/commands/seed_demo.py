@@ -23,6 +23,7 @@ from tournaments.competitions import services as events
 from tournaments.models import League, Season
 from tournaments.seasons import services as seasons
 
+from ..community_demo import seed_community
 from ..play_now_demo import seed_play_now
 from ..teams_demo import TEAM_PLAYERS, seed_teams
 
@@ -55,6 +56,9 @@ class Command(BaseCommand):
                 organiser=organiser, league=league, make_player=self._player
             ):
                 added.append("teams")
+            # And from before the community: chat, friends, a report and a vacation, once.
+            if league is not None and seed_community(league=league):
+                added.append("community")
             if added:
                 self.stdout.write(self.style.SUCCESS(f"demo {' and '.join(added)} created"))
             else:
@@ -94,6 +98,7 @@ class Command(BaseCommand):
         seed_teams(
             organiser=organiser.player, league=League.objects.get(slug="demo-club"), make_player=self._player
         )
+        seed_community(league=League.objects.get(slug="demo-club"))
         names = [n for n, _ in DEMO_PLAYERS + SEASON_PLAYERS + TEAM_PLAYERS]
         self.stdout.write(self.style.SUCCESS(f"demo data created: players {', '.join(names)} and organiser"))
 
