@@ -17,8 +17,19 @@ Then the comparison: ``--pollers`` clients doing what the pages did before, a co
 ``config/gunicorn.py``), idle and while the same mover plays; their CPU is scaled linearly to
 each watcher count (said so in the output).
 
+The chat case (``--chat``, instead of the tables): one event's chat room, ``--readers`` signed-in
+readers, each doing what the event page's chat does: it holds ``/live/topics/?t=chat:<room id>`` open
+(on uvicorn) and, on each ``changed`` event, fetches ``GET /api/v1/tournaments/<id>/chat/?after=<last
+id>`` (token auth, one keep-alive connection each, on gunicorn as in production, or ``--chat-api
+uvicorn`` as ``scripts/run`` serves it). Entrants post ``--messages`` messages, one every
+``--message-interval`` seconds, in turn: as many writers as keep each one under the chat rate limit
+(the limits are not raised; ``--writers`` to choose). Latency = the moment a reader holds the
+message's text − the moment its POST was sent. It prints p50/p95/p99/max, how many readers got each
+message, and exits 1 unless every reader got every message, with its text as sent.
+
     .venv/bin/python bench/watchers.py
     .venv/bin/python bench/watchers.py --watchers 1000,5000,10000 --tables 20 --moves-per-second 5
+    .venv/bin/python bench/watchers.py --chat --readers 1000 --messages 20 --message-interval 2
 """
 
 from __future__ import annotations
@@ -27,6 +38,7 @@ import argparse
 import asyncio
 import http.client
 import json
+import math
 import multiprocessing as mp
 import os
 import random
@@ -35,6 +47,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -212,6 +225,29 @@ def start_server(argv: list[str], env: dict[str, str], log: Path) -> subprocess.
 def _server_preexec() -> None:
     os.setsid()
     raise_nofile()
+
+
+def start_uvicorn(port: int, workers: int, env: dict[str, str]) -> subprocess.Popen[bytes]:
+    """The live server, as production runs it (``docker/compose.yaml``'s ``live`` service)."""
+    return start_server(
+        [
+            sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1",
+            "--port", str(port), "--workers", str(workers), "--no-access-log",
+            "--loop", "uvloop", "--http", "httptools", "--backlog", "4096",
+        ],
+        env,
+        Path("/tmp/bench_watchers_uvicorn.log"),
+    )  # fmt: skip
+
+
+def start_gunicorn(port: int, env: dict[str, str]) -> subprocess.Popen[bytes]:
+    """The web service (pages and the API) as production runs it: ``config/gunicorn.py``."""
+    return start_server(
+        [sys.executable, "-m", "gunicorn", "-c", "config/gunicorn.py", "config.wsgi",
+         "--bind", f"127.0.0.1:{port}", "--log-level", "warning"],
+        {**env, "BIND": f"127.0.0.1:{port}"},
+        Path("/tmp/bench_watchers_gunicorn.log"),
+    )  # fmt: skip
 
 
 def wait_for(port: int, timeout: float = 60) -> None:
@@ -492,6 +528,515 @@ def ms(values: list[float], p: float) -> str:
     return f"{percentile(values, p) * 1000:.0f}" if values else "-"
 
 
+# ---------------------------------------------------------------- the chat case (--chat)
+
+
+def chat_prepare(db_url: str, readers: int, writers: int) -> dict[str, Any]:
+    """Migrate, then a club's event with ``writers`` entrants (who may write in its room) and
+    ``readers`` signed-in players (anyone may read an event's room), each with an API token.
+    ``writers`` 0: as many as keep each under the chat rate (see :func:`chat_writers`)."""
+    env = {**os.environ, "DATABASE_URL": db_url}
+    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
+    os.environ["DATABASE_URL"] = db_url
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.hashers import make_password
+    from rest_framework.authtoken.models import Token
+
+    from games.models import Player
+    from tournaments.competitions import services as events
+
+    User = get_user_model()
+    boss = User.objects.create_superuser("chatboss", password="bench-password-1")
+    organiser = Player.objects.get_or_create(user=boss, defaults={"display_name": "chatboss"})[0]
+    league = events.league_create(organiser=organiser, name="Chat Bench Club", slug="chat-bench")
+    event = events.tournament_create(
+        organiser=organiser, league=league, name="Busy Event", game="pacru", seats=2, rounds=5
+    )
+    limits = (settings.CHAT_RATE_BURST, settings.CHAT_RATE_MINUTE)
+    password = make_password("bench-password-1")
+    names = [f"chatreader{i}" for i in range(readers)] + [f"chatwriter{i}" for i in range(64)]
+    users = User.objects.bulk_create(User(username=n, password=password) for n in names)
+    players = Player.objects.bulk_create(
+        Player(user=u, display_name=u.username, email_verified=True) for u in users
+    )
+    tokens = {
+        t.user_id: t.key
+        for t in Token.objects.bulk_create(Token(user=u, key=Token.generate_key()) for u in users)
+    }
+    return {
+        "tournament": event.pk,
+        "readers": [tokens[p.user_id] for p in players[:readers]],
+        "spare": [(p.pk, tokens[p.user_id]) for p in players[readers:]],
+        "limits": limits,
+    }
+
+
+def chat_writers(wanted: int, interval: float, messages: int, limits: tuple[int, int]) -> int:
+    """How many writers post in turn, so that none is refused for its rate (the limits stay as
+    set): each sends one message every ``writers × interval`` seconds, at most 80 % of what
+    ``CHAT_RATE_BURST`` (per 10 s) and ``CHAT_RATE_MINUTE`` allow, and no more than a burst in
+    all (a server running late may take a writer's messages one right after the other)."""
+    if wanted:
+        return wanted
+    burst, minute = (max(n, 1) for n in limits)
+    spacing = 1.25 * max(10 / burst, 60 / minute)  # seconds between one writer's posts
+    return max(1, min(messages, 64, max(math.ceil(spacing / interval), math.ceil(messages / burst))))
+
+
+def chat_register(tournament: int, spare: list[tuple[int, str]], writers: int) -> list[str]:
+    """Enter ``writers`` of the spare players in the event (entrants write in its room)."""
+    from games.models import Player
+    from tournaments.competitions import services as events
+
+    chosen = spare[:writers]
+    for pk, _token in chosen:
+        events.register(tournament_id=tournament, player=Player.objects.get(pk=pk))
+    return [token for _pk, token in chosen]
+
+
+class Api:
+    """One keep-alive connection to the API server, as a browser tab holds it (opened again when
+    the server closed it: its keep-alive ended)."""
+
+    def __init__(self, port: int, token: str):
+        self.port = port
+        self.headers = f"Host: 127.0.0.1\r\nAccept: application/json\r\nAuthorization: Token {token}\r\n"
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+        self.reader = self.writer = None
+
+    async def get(self, path: str) -> tuple[int, bytes]:
+        for attempt in range(2):
+            try:
+                if self.reader is None or self.writer is None:
+                    self.reader, self.writer = await asyncio.open_connection(
+                        "127.0.0.1", self.port, limit=1 << 20
+                    )
+                reader, writer = self.reader, self.writer
+                writer.write(f"GET {path} HTTP/1.1\r\n{self.headers}\r\n".encode())
+                head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 300)
+                lines = head.decode("latin1").split("\r\n")
+                status = int(lines[0].split()[1])
+                fields = {k.lower(): v.strip() for k, _, v in (x.partition(":") for x in lines[1:] if x)}
+                body = await reader.readexactly(int(fields.get("content-length", "0")))
+                if fields.get("connection", "").lower() == "close":
+                    self.close()
+                return status, body
+            except (OSError, asyncio.IncompleteReadError, TimeoutError):
+                self.close()
+                if attempt:
+                    raise
+        raise AssertionError("unreachable")
+
+
+def chat_reader_process(
+    live_port: int,
+    api_port: int,
+    event: int,
+    topic: str,
+    tokens: list[str],
+    first: int,
+    commands: Any,
+    results: Any,
+) -> None:
+    """Hold a share of the readers: connect on command, note when each message's text arrives."""
+    raise_nofile()
+    import gc
+
+    gc.disable()
+    asyncio.run(_chat_readers(live_port, api_port, event, topic, tokens, first, commands, results))
+
+
+async def _chat_readers(
+    live_port: int,
+    api_port: int,
+    event: int,
+    topic: str,
+    tokens: list[str],
+    first: int,
+    commands: Any,
+    results: Any,
+) -> None:
+    """Each reader does what the chat on an event page does: it holds ``/live/topics/?t=<topic>``
+    open and, on each ``changed`` event, fetches ``GET …/chat/?after=<last id>``."""
+    loop = asyncio.get_running_loop()
+    open_: list[asyncio.Task[None]] = []
+    alive = {"n": 0, "failed": 0, "dropped": 0, "reconciled": 0, "heard": 0}
+    statuses: dict[int, int] = {}
+    #: (reader, message id) → (text, when it first arrived): a newest page read again repeats some.
+    recording: dict[tuple[int, int], tuple[str, float]] | None = None
+    gate = asyncio.Semaphore(64)  # readers connecting at once in this process
+    path = f"/api/v1/tournaments/{event}/chat/"
+
+    async def read(number: int, ready: asyncio.Future[bool]) -> None:
+        api = Api(api_port, tokens[number - first])
+        wanted = asyncio.Event()
+        last = 0
+
+        async def fetch(query: str) -> list[dict[str, Any]]:
+            status, body = await api.get(path + query)
+            now = time.time()
+            statuses[status] = statuses.get(status, 0) + 1
+            if status != 200:
+                return []
+            messages = json.loads(body)["messages"]
+            if recording is not None:
+                for m in messages:
+                    recording.setdefault((number, m["id"]), (m["text"], now))
+            return messages
+
+        async def fetcher() -> None:
+            nonlocal last
+            while True:
+                await wanted.wait()
+                wanted.clear()
+                try:
+                    messages = await fetch(f"?after={last}&limit=100")
+                    if not messages:  # as the page: a change with no new message, read the newest page
+                        alive["reconciled"] += 1
+                        messages = await fetch("")
+                except (OSError, asyncio.IncompleteReadError, TimeoutError, ValueError):
+                    statuses[0] = statuses.get(0, 0) + 1  # no answer: try again in a second
+                    await asyncio.sleep(1)
+                    wanted.set()
+                    continue
+                last = max([last, *(m["id"] for m in messages)])
+
+        try:
+            async with gate:
+                reader, writer = await asyncio.open_connection("127.0.0.1", live_port, limit=1 << 20)
+                writer.write(
+                    f"GET /live/topics/?t={topic} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                    f"Accept: text/event-stream\r\n\r\n".encode()
+                )
+                head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 60)
+                if not head.startswith(b"HTTP/1.1 200"):
+                    raise OSError(head.split(b"\r\n", 1)[0].decode())
+                last = max([0, *(m["id"] for m in await fetch(""))])  # the page's first load
+        except Exception as exc:  # counted and shown: a reader that cannot start never hangs the run
+            alive["failed"] += 1
+            if alive["failed"] <= 3:
+                print(f"chat reader {number} failed: {exc!r}", file=sys.stderr, flush=True)
+            ready.set_result(False)
+            api.close()
+            return
+        alive["n"] += 1
+        ready.set_result(True)
+        task = loop.create_task(fetcher())
+        buf = b""
+        try:
+            while data := await reader.read(1 << 16):
+                buf += data
+                i = buf.rfind(b"event: changed")
+                if i >= 0:
+                    alive["heard"] += buf.count(b"event: changed")
+                    wanted.set()
+                    buf = buf[i + 14 :]
+                buf = buf[-14:]
+            alive["dropped"] += 1  # the server ended the stream
+        except (OSError, asyncio.IncompleteReadError):
+            alive["dropped"] += 1
+        finally:
+            alive["n"] -= 1
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
+            writer.close()
+            api.close()
+
+    while True:
+        cmd, arg = await loop.run_in_executor(None, commands.get)
+        if cmd == "connect":
+            readies = []
+            while len(open_) < arg:
+                ready: asyncio.Future[bool] = loop.create_future()
+                open_.append(loop.create_task(read(first + len(open_), ready)))
+                readies.append(ready)
+            await asyncio.gather(*readies)
+            results.put(("connected", alive["n"], alive["failed"]))
+        elif cmd == "record":
+            recording = {}
+            statuses.clear()
+            alive["reconciled"] = alive["heard"] = 0
+            results.put(("recording", alive["n"], 0))
+        elif cmd == "count":
+            results.put(("count", len(recording or {}), alive["n"]))
+        elif cmd == "collect":
+            got = [(n, mid, text, at) for (n, mid), (text, at) in (recording or {}).items()]
+            done = (got, dict(statuses), alive["dropped"], alive["reconciled"], alive["heard"])
+            results.put(("collected", done, alive["n"]))
+            recording = None
+        elif cmd == "stop":
+            for task in open_:
+                task.cancel()
+            await asyncio.gather(*open_, return_exceptions=True)
+            results.put(("stopped", 0, 0))
+            return
+
+
+def chat_writer_process(port: int, event: int, tokens: list[str], commands: Any, results: Any) -> None:
+    """Post on command ``(messages, interval)``, the writers in turn; answer with each message's
+    id, text, when its POST was sent and when the 201 came."""
+    rng = random.Random(11)
+    while True:
+        cmd = commands.get()
+        if cmd is None:
+            return
+        messages, interval = cmd
+        done: list[tuple[int, int, bytes, str, float, float]] = []  # number, status, body, text, times
+        # Open loop: each message leaves on time, however long the server takes with the one before.
+        start, sending = time.perf_counter(), []
+        for i in range(messages):
+            time.sleep(max(0.0, start + i * interval - time.perf_counter()))
+            text = f"bench message {i + 1} <b>&amp; {rng.randrange(10**9)}</b>"  # shown as text, never HTML
+            args = (port, event, tokens[i % len(tokens)], i, text, done)
+            sending.append(threading.Thread(target=_chat_post, args=args))
+            sending[-1].start()
+        for thread in sending:
+            thread.join()
+        posted: list[tuple[int, str, float, float]] = []
+        codes: dict[int, int] = {}
+        for i, status, body, text, sent, got in sorted(done):
+            codes[status] = codes.get(status, 0) + 1
+            if status == 201:
+                posted.append((json.loads(body)["id"], text, sent, got))
+            elif codes[status] <= 3:
+                print(f"message {i + 1}: {status} {body[:300]!r}", file=sys.stderr, flush=True)
+        results.put((sorted(posted), codes))
+
+
+def _chat_post(port: int, event: int, token: str, i: int, text: str, done: list[Any]) -> None:
+    """POST message ``i`` on a connection of its own; note its answer and times in ``done``."""
+    headers = {"Authorization": f"Token {token}", "Content-Type": "application/json", "Host": "127.0.0.1"}
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=300)
+    sent = time.time()
+    try:
+        conn.request("POST", f"/api/v1/tournaments/{event}/chat/", json.dumps({"text": text}), headers)
+        response = conn.getresponse()
+        status, body = response.status, response.read()
+    except (OSError, http.client.HTTPException):
+        status, body = 0, b""
+    finally:
+        conn.close()
+    done.append((i, status, body, text, sent, time.time()))  # list.append: safe between threads
+
+
+def chat_get(port: int, path: str, token: str) -> dict[str, Any]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    conn.request("GET", path, headers={"Host": "127.0.0.1", "Authorization": f"Token {token}"})
+    response = conn.getresponse()
+    body = response.read()
+    conn.close()
+    if response.status != 200:
+        raise SystemExit(f"GET {path}: {response.status} {body[:500]!r}")
+    return dict(json.loads(body))
+
+
+def chat_main(args: argparse.Namespace) -> None:
+    """The chat case: one event room, ``--readers`` readers, ``--messages`` messages."""
+    raise_nofile()
+    db_url = setup_database(args.database, DB_NAME)
+    print(f"preparing an event and {args.readers} readers in {db_url} …", flush=True)
+    setup = chat_prepare(db_url, args.readers, args.writers)
+    limits = setup["limits"]
+    n_writers = chat_writers(args.writers, args.message_interval, args.messages, limits)
+    writer_tokens = chat_register(setup["tournament"], setup["spare"], n_writers)
+    from django.db import connections
+
+    connections.close_all()
+    event = setup["tournament"]
+    redis_proc, redis_url = start_redis()
+    env = server_env(db_url, redis_url)
+    live_port = free_port()
+    uvicorn = start_uvicorn(live_port, args.workers, env)
+    gunicorn = None
+    api_port = live_port
+    if args.chat_api == "gunicorn":
+        api_port = free_port()
+        gunicorn = start_gunicorn(api_port, env)
+    ctx = mp.get_context("fork")
+    writer_q, writer_r = ctx.Queue(), ctx.Queue()
+    writer = ctx.Process(
+        target=chat_writer_process, args=(api_port, event, writer_tokens, writer_q, writer_r), daemon=True
+    )
+    writer.start()
+    pool = None
+    failed = 1
+    try:
+        wait_for(live_port)
+        wait_for(api_port)
+        room = chat_get(api_port, f"/api/v1/tournaments/{event}/chat/", writer_tokens[0])["room"]
+        if not room["may_write"]:
+            raise SystemExit(f"the writers may not write in the event's room: {room['refusal']}")
+        topic = room["topic"]
+        web = (
+            f"gunicorn ({os.environ.get('WEB_WORKERS', os.cpu_count())} workers × "
+            f"{os.environ.get('WEB_THREADS', '4')} threads, config/gunicorn.py)"
+            if gunicorn
+            else "the same uvicorn"
+        )
+        print(f"room {room['id']} ({room['label']!r}, topic {topic}); streams on uvicorn ({args.workers} "
+              f"worker(s)), the API on {web}; redis {redis_url}", flush=True)  # fmt: skip
+        print("server logs: /tmp/bench_watchers_uvicorn.log, /tmp/bench_watchers_gunicorn.log", flush=True)
+        n_clients = max(1, min(args.clients, args.readers))
+        shares = [
+            args.readers // n_clients + (1 if i < args.readers % n_clients else 0) for i in range(n_clients)
+        ]
+        firsts = [sum(shares[:i]) for i in range(n_clients)]
+        tokens = setup["readers"]
+        pool = Pool(
+            chat_reader_process,
+            lambda i: (
+                live_port,
+                api_port,
+                event,
+                topic,
+                tokens[firsts[i] : firsts[i] + shares[i]],
+                firsts[i],
+            ),
+            n_clients,
+        )
+        t0 = time.perf_counter()
+        answers = pool.ask([("connect", s) for s in shares])
+        connected = sum(a[1] for a in answers)
+        print(
+            f"{args.readers} readers: {connected} connected (stream open, first load done), "
+            f"{sum(a[2] for a in answers)} failed ({time.perf_counter() - t0:.1f} s)",
+            flush=True,
+        )
+        time.sleep(2)
+        pool.ask([("record", None)] * n_clients)
+        meters = {"uvicorn": Meter(uvicorn.pid, args.database)}
+        if gunicorn:
+            meters["gunicorn"] = Meter(gunicorn.pid, args.database)
+        for m in meters.values():
+            m.start()
+        writer_q.put((args.messages, args.message_interval))
+        posted, codes = writer_r.get(timeout=args.messages * args.message_interval + 400)
+        # The last messages on their way: until every reader has every one, or nothing came for 45 s
+        # (longer than the hubs' recheck, LIVE_RECHECK_SECONDS: a lost publish is repaired by then).
+        expected, have, quiet = len(posted) * connected, -1, time.time()
+        while time.time() - quiet < 45:
+            now_have = sum(a[1] for a in pool.ask([("count", None)] * n_clients))
+            if now_have >= expected:
+                break
+            if now_have != have:
+                have, quiet = now_have, time.time()
+            time.sleep(0.25)
+        cost = {name: m.stop() for name, m in meters.items()}
+        answers = pool.ask([("collect", None)] * n_clients)
+        arrivals = [x for a in answers for x in a[1][0]]
+        statuses = _merge([a[1][1] for a in answers])
+        dropped = sum(a[1][2] for a in answers)
+        fetches = (statuses, sum(a[1][3] for a in answers), sum(a[1][4] for a in answers))
+        failed = chat_report(
+            args, connected, n_writers, limits, posted, codes, arrivals, fetches, dropped, cost
+        )
+    finally:
+        try:
+            if pool is not None:
+                pool.close()
+        finally:  # the servers run in sessions of their own: stopped whatever the readers did
+            writer_q.put(None)
+            stop(uvicorn)
+            if gunicorn:
+                stop(gunicorn)
+            stop(redis_proc)
+    if failed:
+        raise SystemExit(1)
+
+
+def chat_report(
+    args: argparse.Namespace,
+    readers: int,
+    writers: int,
+    limits: tuple[int, int],
+    posted: list[tuple[int, str, float, float]],
+    codes: dict[int, int],
+    arrivals: list[tuple[int, int, str, float]],
+    fetches: tuple[dict[int, int], int, int],
+    dropped: int,
+    cost: dict[str, dict[str, float]],
+) -> bool:
+    """Print the figures; whether a message was refused or some reader lacks one (or got it wrong)."""
+    sent = {mid: (text, at) for mid, text, at, _got in posted}
+    holders: dict[int, set[int]] = {mid: set() for mid in sent}
+    lat: list[float] = []
+    worst: dict[int, float] = {}
+    wrong = 0
+    for reader, mid, text, at in arrivals:
+        if mid not in sent:
+            continue
+        if text != sent[mid][0]:
+            wrong += 1
+            continue
+        if reader not in holders[mid]:
+            holders[mid].add(reader)
+            lat.append(at - sent[mid][1])
+            worst[mid] = max(worst.get(mid, 0.0), at - sent[mid][1])
+    with open("/proc/loadavg") as fh:
+        load = fh.read().split()[0]
+    burst, minute = limits
+    print(
+        f"\n== chat: one event room, {readers} readers, {args.messages} messages one every "
+        f"{args.message_interval:g} s, {os.cpu_count()} cores, load average now {load} =="
+    )
+    print(
+        f"writers: {writers} entrants in turn, each one message every {writers * args.message_interval:g} s; "
+        f"the chat rate limit as set, not raised (CHAT_RATE_BURST={burst} per 10 s, "
+        f"CHAT_RATE_MINUTE={minute} per minute per player)"
+    )
+    post_ms = [got - at for _mid, _text, at, got in posted]
+    print(
+        f"messages posted: {len(posted)} {codes}; POST to 201 ms p50 {ms(post_ms, 50)} max {ms(post_ms, 100)}"
+    )
+    print(
+        f"message-to-reader ms (POST sent -> the reader holds the text): p50 {ms(lat, 50)} "
+        f"p95 {ms(lat, 95)} p99 {ms(lat, 99)} max {ms(lat, 100)} ({len(lat)} deliveries)"
+    )
+    counts = [len(holders[mid]) for mid in sorted(holders)]
+    each = f"each {counts[0]}/{readers}" if counts and len(set(counts)) == 1 else str(counts)
+    print(f"readers who got each message: {each}; texts wrong: {wrong}; streams dropped: {dropped}")
+    statuses, reconciled, heard = fetches
+    print(f"changed events heard by the readers: {heard}")
+    print(
+        f"reader fetches (GET …/chat/?after=<last id>, as the page): {sum(statuses.values())} {statuses}, "
+        f"{reconciled} of them a newest page read again after a change that brought nothing new"
+    )
+    print(
+        "server CPU while messages flowed: "
+        + ", ".join(f"{name} {c['server'] * 100:.0f}%" for name, c in cost.items())
+        + f", postgres {next(iter(cost.values()))['postgres'] * 100:.0f}% of a core"
+        + f" ({next(iter(cost.values()))['seconds']:.0f} s)"
+    )
+    api = cost.get("gunicorn", cost["uvicorn"])
+    if statuses:
+        per = api["server"] * api["seconds"] / sum(statuses.values()) * 1000
+        pg = api["postgres"] * api["seconds"] / sum(statuses.values()) * 1000
+        print(
+            f"  about {per:.1f} ms of API server CPU and {pg:.1f} ms of PostgreSQL per fetch (POSTs included)"
+        )
+    if posted:
+        start = posted[0][2]
+        top = sorted(worst.items(), key=lambda kv: -kv[1])[:5]
+        print(
+            "slowest messages (s into the run: last reader ms): "
+            + ", ".join(f"{sent[mid][1] - start:.1f}: {v * 1000:.0f}" for mid, v in top)
+        )
+    complete = bool(posted) and len(posted) == args.messages and all(c == readers for c in counts)
+    complete = complete and readers == args.readers and wrong == 0
+    print(f"every reader got every message: {'yes' if complete else 'NO'}")
+    return not complete
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -511,7 +1056,19 @@ def main() -> None:
         "--pollers", type=int, default=300, help="pollers measured (0: none); scaled to each watcher count"
     )
     parser.add_argument("--game", default="pacru", choices=["shacru", "azacru", "pacru"])
+    chat = parser.add_argument_group("the chat case (--chat), instead of the tables")
+    chat.add_argument("--chat", action="store_true", help="one busy event room: readers and writers")
+    chat.add_argument("--readers", type=int, default=1000, help="readers of the room")
+    chat.add_argument("--messages", type=int, default=20, help="messages posted")
+    chat.add_argument("--message-interval", type=float, default=2.0, help="seconds between two messages")
+    chat.add_argument("--writers", type=int, default=0, help="entrants posting in turn (0: within the rate)")
+    chat.add_argument(
+        "--chat-api", default="gunicorn", choices=["gunicorn", "uvicorn"], help="the server of the chat API"
+    )
     args = parser.parse_args()
+    if args.chat:
+        chat_main(args)
+        return
     steps = sorted(int(x) for x in args.watchers.split(","))
     raise_nofile()
 
@@ -526,15 +1083,7 @@ def main() -> None:
     redis_proc, redis_url = start_redis()
     env = server_env(db_url, redis_url)
     port = free_port()
-    uvicorn = start_server(
-        [
-            sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1",
-            "--port", str(port), "--workers", str(args.workers), "--no-access-log",
-            "--loop", "uvloop", "--http", "httptools", "--backlog", "4096",
-        ],
-        env,
-        Path("/tmp/bench_watchers_uvicorn.log"),
-    )  # fmt: skip
+    uvicorn = start_uvicorn(port, args.workers, env)
     ctx = mp.get_context("fork")
     mover_q, mover_r = ctx.Queue(), ctx.Queue()
     mover = ctx.Process(target=mover_process, args=(work, args.game, mover_q, mover_r), daemon=True)
@@ -608,13 +1157,7 @@ def main() -> None:
     polling: dict[str, Any] = {}
     if args.pollers:
         gport = free_port()
-        genv = {**env, "BIND": f"127.0.0.1:{gport}"}
-        gunicorn = start_server(
-            [sys.executable, "-m", "gunicorn", "-c", "config/gunicorn.py", "config.wsgi",
-             "--bind", f"127.0.0.1:{gport}", "--log-level", "warning"],
-            genv,
-            Path("/tmp/bench_watchers_gunicorn.log"),
-        )  # fmt: skip
+        gunicorn = start_gunicorn(gport, env)
         try:
             wait_for(gport)
             meter = Meter(gunicorn.pid, args.database)

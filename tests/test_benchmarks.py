@@ -196,6 +196,18 @@ def test_watchers(pg_admin: str) -> None:
 
 
 @pytest.mark.postgres
+def test_watchers_chat(pg_admin: str) -> None:
+    """The chat case, tiny: every reader gets every message, with its text as posted."""
+    out = run(
+        "watchers", "--chat", "--database", pg_admin, "--readers", "5", "--messages", "3",
+        "--message-interval", "0.5", "--clients", "1", timeout=180,
+    )  # fmt: skip
+    assert "messages posted: 3 {201: 3}" in out, out[-3000:]
+    assert "readers who got each message: each 5/5; texts wrong: 0" in out, out[-3000:]
+    assert "every reader got every message: yes" in out, out[-3000:]
+
+
+@pytest.mark.postgres
 def test_faults(pg_admin: str) -> None:
     """The baseline only (the faults themselves take minutes): every timeout applied, exactly once."""
     out = run(
