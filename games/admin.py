@@ -37,6 +37,9 @@ class PlayerAdmin(admin.ModelAdmin):
     list_filter = ["is_bot", "is_guest"]
     search_fields = ["display_name", "user__username", "user__email"]
     raw_id_fields = ["user"]
+    #: A vacation moves the player's correspondence clocks (``games.vacation``): changed here, the
+    #: clocks would not follow. The player starts and ends it on their settings page.
+    readonly_fields = ["vacation_started", "vacation_until", "vacation_year", "vacation_days_used"]
     actions = ["mark_outside_bot"]
 
     @admin.action(description="Mark as outside bot account")

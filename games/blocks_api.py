@@ -37,10 +37,11 @@ class PlayerBlockApi(APIView):
     @extend_schema(
         request=None,
         responses={201: BlockOut, 200: BlockOut, **errors(400, 401, 404)},
-        description="Block the player: quick pairing and the ladders' 3–4 seat queues never seat you "
-        "together (either way round); tournaments pair as always. 201: blocked now; 200: blocked "
-        "already. Refused (400): yourself, or a house bot (it plays only where someone invites it). "
-        "They are not told.",
+        description="Block the player: neither of you can challenge the other or join the other's open "
+        "tables, quick pairing and the ladders' 3–4 seat queues never seat you together (either way "
+        "round), and you no longer see their chat; tournaments pair as always. 201: blocked now; "
+        "200: blocked already. Refused (400): yourself, or a house bot (it plays only where someone "
+        "invites it). They are not told.",
     )
     def post(self, request: Request, player_id: int) -> Response:
         made, created = blocks.block(player=request_player(request), other_id=player_id)

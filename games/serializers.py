@@ -151,6 +151,12 @@ class TableOut(serializers.ModelSerializer):
     seats_taken = serializers.SerializerMethodField()
     scores = serializers.SerializerMethodField()
     target = serializers.SerializerMethodField()
+    invited = serializers.IntegerField(
+        source="invited_id",
+        read_only=True,
+        allow_null=True,
+        help_text="a challenge to a table: the player a seat is kept for until they take it or decline",
+    )
 
     class Meta:
         model = Table
@@ -163,6 +169,7 @@ class TableOut(serializers.ModelSerializer):
             "rated",
             "status",
             "created_by",
+            "invited",
             "created_at",
             "started_at",
             "finished_at",
