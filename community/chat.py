@@ -31,6 +31,7 @@ from games.events import PlayerRef, send_after_commit
 from games.models import Block, Player
 from games.names import MAX_LENGTH as NAME_MAX_LENGTH
 from games.names import name_key
+from tournaments.models import League
 
 from . import rooms
 from .errors import RateLimited
@@ -233,3 +234,16 @@ def scrub_author(*, player: Player) -> int:
         for room_id, last in touched.items():
             send_after_commit(chat_posted, post=ChatPosted(room_id=room_id, message_id=last))
     return scrubbed
+
+
+def links_set(*, league: League, by: Player, allowed: bool) -> League:
+    """The club's organisers (or staff) choose whether links in the club's chat rooms (its own, its
+    events', ladders' and tables') are shown as links (``allowed``) or as plain text (the default)."""
+    if not rooms.may_moderate_league(league=league, player=by):
+        raise Forbidden(_("only the club's organisers choose how its chat shows links"))
+    with transaction.atomic():
+        locked = League.objects.select_for_update().get(pk=league.pk)
+        if locked.chat_links != allowed:
+            locked.chat_links = allowed
+            locked.save(update_fields=["chat_links"])
+    return locked

@@ -27,4 +27,9 @@ urlpatterns: list[URLPattern | URLResolver] = [
     ),
     path("leagues/<slug:slug>/chat/", chat_apis.LeagueChatApi.as_view(), name="api-league-chat"),
     path("leagues/<slug:slug>/chat/off/", chat_apis.LeagueChatOffApi.as_view(), name="api-league-chat-off"),
+    path(
+        "leagues/<slug:slug>/chat/settings/",
+        chat_apis.ClubChatSettingsApi.as_view(),
+        name="api-league-chat-settings",
+    ),
 ]

@@ -296,3 +296,37 @@ TableChatApi, TableChatOffApi = _views("tables", _table_room, table=True)
 TournamentChatApi, TournamentChatOffApi = _views("tournaments", _tournament_room)
 LadderChatApi, LadderChatOffApi = _views("ladders", _ladder_room)
 LeagueChatApi, LeagueChatOffApi = _views("leagues", _league_room)
+
+
+class ClubChatSettingsIn(serializers.Serializer):
+    links = serializers.BooleanField(help_text="show http(s) addresses in the club's chat rooms as links")
+
+
+class ClubChatSettingsApi(APIView):
+    """How the club's chat rooms (its own, its events', ladders' and tables') show links."""
+
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+
+    def _league(self, slug: str) -> League:
+        league = League.objects.filter(slug=slug).first()
+        if league is None:
+            raise NotFound(_("there is no league %(slug)s") % {"slug": slug})
+        return league
+
+    @extend_schema(responses={200: ClubChatSettingsIn, **errors(404)})
+    def get(self, request: Request, slug: str) -> Response:
+        return Response({"links": self._league(slug).chat_links})
+
+    @extend_schema(
+        request=ClubChatSettingsIn,
+        responses={200: ClubChatSettingsIn, **errors(400, 401, 403, 404)},
+        description="The club's organisers (and staff) choose whether links in its chat rooms are shown "
+        "as links (`true`) or as plain text (`false`, the default). Messages are text either way.",
+    )
+    def put(self, request: Request, slug: str) -> Response:
+        body = ClubChatSettingsIn(data=request.data)
+        body.is_valid(raise_exception=True)
+        league = chat.links_set(
+            league=self._league(slug), by=request_player(request), allowed=body.validated_data["links"]
+        )
+        return Response({"links": league.chat_links})

@@ -23,7 +23,7 @@ from common.validation import ascii_int_or_none
 from games.models import Player
 from tournaments.models import League
 
-from . import moderation, rooms
+from . import chat, moderation, rooms
 from . import moderation_selectors as reads
 from .models import Mute
 
@@ -31,6 +31,7 @@ TABS = {
     "reports": pgettext_lazy("moderation tab", "Open reports"),
     "mutes": pgettext_lazy("moderation tab", "Mutes in force"),
     "log": pgettext_lazy("moderation tab", "Log"),
+    "clubs": pgettext_lazy("moderation tab", "Club chat settings"),
 }
 #: The lengths a mute is given on the page, in minutes.
 DURATIONS = [
@@ -84,6 +85,9 @@ def moderation_page(request: HttpRequest) -> HttpResponse:
     elif tab == "mutes":
         mutes = reads.active_mutes(moderator=me)
         context["mutes"] = [{"mute": m, "where": reads.mute_where(mute=m)} for m in mutes]
+    elif tab == "clubs":
+        clubs = League.objects.order_by("name")
+        context["clubs"] = clubs[:200] if me.user.is_staff else clubs.filter(organisers=me)
     else:
         context["actions"] = [
             {"action": a, "where": reads.mute_where(mute=a.mute) if a.mute is not None else _log_where(a)}
@@ -173,3 +177,23 @@ def report_dismiss_page(request: HttpRequest, report_id: int) -> HttpResponse:
         _("The report is dismissed; the reporter is told."),
         lambda: moderation.report_dismiss(report_id=report_id, by=me, reason=reason),
     )
+
+
+@login_required
+@require_POST
+def club_links_page(request: HttpRequest, slug: str) -> HttpResponse:
+    me = _moderator(request)
+    allowed = request.POST.get("links") == "on"
+
+    def act() -> None:
+        league = League.objects.filter(slug=slug).first()
+        if league is None:
+            raise InvalidInput(_("there is no league %(slug)s") % {"slug": slug})
+        chat.links_set(league=league, by=me, allowed=allowed)
+
+    done = (
+        _("Links in the club's chat rooms are shown as links.")
+        if allowed
+        else _("Links in the club's chat rooms are shown as plain text.")
+    )
+    return _run(request, "clubs", done, act)

@@ -14,4 +14,5 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("moderation/mute/", pages.mute_page, name="moderation-mute"),
     path("moderation/mutes/<id:mute_id>/lift/", pages.unmute_page, name="moderation-unmute"),
     path("moderation/reports/<id:report_id>/dismiss/", pages.report_dismiss_page, name="moderation-dismiss"),
+    path("moderation/clubs/<slug:slug>/links/", pages.club_links_page, name="moderation-club-links"),
 ]

@@ -117,6 +117,13 @@ def _room_cases(kind: str) -> tuple[Callable[[Any, str], Case], ...]:
     return post, off, on
 
 
+def case_club_chat_links(w: Any, role: str) -> Case:
+    def state() -> Any:
+        return type(w.league).objects.filter(pk=w.league.pk).values_list("chat_links", flat=True).get()
+
+    return f"/api/v1/leagues/{w.league.slug}/chat/settings/", {"links": True}, state
+
+
 _event_post, _event_off, _event_on = _room_cases("tournaments")
 _ladder_post, _ladder_off, _ladder_on = _room_cases("ladders")
 _league_post, _league_off, _league_on = _room_cases("leagues")
@@ -135,6 +142,7 @@ CHAT_OPERATIONS: list[tuple[str, str, Callable[[Any, str], Case]]] = [
     ("POST /api/v1/leagues/{slug}/chat/", "", _league_post),
     ("POST /api/v1/leagues/{slug}/chat/off/", "", _league_off),
     ("DELETE /api/v1/leagues/{slug}/chat/off/", "", _league_on),
+    ("PUT /api/v1/leagues/{slug}/chat/settings/", "", case_club_chat_links),
 ]
 
 CHAT_MATRIX: dict[str, dict[str, int]] = {
@@ -154,4 +162,6 @@ CHAT_MATRIX: dict[str, dict[str, int]] = {
     "POST /api/v1/leagues/{slug}/chat/": CLUB_ROOM,
     "POST /api/v1/leagues/{slug}/chat/off/": OPEN_ROOM_OFF,
     "DELETE /api/v1/leagues/{slug}/chat/off/": OPEN_ROOM_OFF,
+    # how the club's chat shows links: its organisers and staff
+    "PUT /api/v1/leagues/{slug}/chat/settings/": _row(401, 403, 403, 403, 200, 403, 200),
 }

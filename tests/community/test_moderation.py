@@ -463,3 +463,24 @@ def test_the_page_is_for_moderators_and_its_forms_work(world: World) -> None:
     assert "moderators" in refused.content.decode()
     message.refresh_from_db()
     assert message.deleted_at is None
+
+
+def test_a_clubs_organiser_lets_its_chat_show_links_from_the_moderation_page(world: World) -> None:
+    assert not world.league.chat_links
+    page = _page_client(world.org)
+    assert world.league.name in page.get("/moderation/?tab=clubs").content.decode()
+    answer = page.post(f"/moderation/clubs/{world.league.slug}/links/", {"links": "on"})
+    assert answer.status_code == 302
+    world.league.refresh_from_db()
+    assert world.league.chat_links
+    api = world.member.client.get(f"/api/v1/leagues/{world.league.slug}/chat/")
+    assert api.json()["room"]["links"] is True
+    page.post(f"/moderation/clubs/{world.league.slug}/links/", {})
+    world.league.refresh_from_db()
+    assert not world.league.chat_links
+    refused = _page_client(world.other_org).post(
+        f"/moderation/clubs/{world.league.slug}/links/", {"links": "on"}
+    )
+    assert refused.status_code == 302
+    world.league.refresh_from_db()
+    assert not world.league.chat_links

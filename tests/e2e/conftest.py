@@ -67,6 +67,17 @@ def artifacts() -> Path:
     return ARTIFACTS
 
 
+def shoot(page: Page, artifacts: Path, name: str, size: str) -> Path:
+    """A full-page screenshot (``NAME.png`` at desktop, ``NAME-phone.png`` on a phone); on a
+    phone the page must not scroll sideways."""
+    shot = artifacts / (f"{name}.png" if size == "desktop" else f"{name}-phone.png")
+    page.screenshot(path=str(shot), full_page=True)
+    if size == "phone":
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 390, f"{page.url} scrolls sideways on a phone ({width} px)"
+    return shot
+
+
 def for_docs(shot: Path, name: str) -> Path:
     """Keep ``shot`` as ``docs/screenshots/NAME``, a picture the documentation shows.
 

@@ -11,13 +11,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
 from community.models import Follow
 from games import services as games
 from games.models import Block, Seat, Table
 
-from .conftest import Browsers, for_docs
+from .conftest import Browsers, for_docs, shoot
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -25,17 +25,6 @@ SIZES = {
     "desktop": {"viewport": {"width": 1280, "height": 900}},
     "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True},
 }
-
-
-def shoot(page: Page, artifacts: Path, name: str, size: str) -> Path:
-    """A full-page screenshot (``NAME.png`` at desktop, ``NAME-phone.png`` on a phone); on a
-    phone the page must not scroll sideways."""
-    shot = artifacts / (f"{name}.png" if size == "desktop" else f"{name}-phone.png")
-    page.screenshot(path=str(shot), full_page=True)
-    if size == "phone":
-        width = page.evaluate("document.documentElement.scrollWidth")
-        assert width <= 390, f"{page.url} scrolls sideways on a phone ({width} px)"
-    return shot
 
 
 @pytest.mark.parametrize("size", list(SIZES))

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
 from games import services as games
 from games.models import Move, Table
@@ -25,7 +25,7 @@ from tournaments.competitions import services as clubs
 from tournaments.models import LineUp, Team, TeamBoard, TeamEvent, TeamMatch, TeamMatchSide, TeamRound
 from tournaments.teams import events, rounds, services
 
-from .conftest import Browsers, for_docs
+from .conftest import Browsers, for_docs, shoot
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -85,17 +85,6 @@ def board_table(match: TeamMatch, number: int) -> Table:
     board = TeamBoard.objects.get(match=match, number=number)
     assert board.table_id is not None, f"board {number} has no table"
     return Table.objects.get(pk=board.table_id)
-
-
-def shoot(page: Page, artifacts: Path, name: str, size: str) -> Path:
-    """A full-page screenshot (``NAME.png`` at desktop, ``NAME-phone.png`` on a phone); on a
-    phone the page must not scroll sideways."""
-    shot = artifacts / (f"{name}.png" if size == "desktop" else f"{name}-phone.png")
-    page.screenshot(path=str(shot), full_page=True)
-    if size == "phone":
-        width = page.evaluate("document.documentElement.scrollWidth")
-        assert width <= 390, f"{page.url} scrolls sideways on a phone ({width} px)"
-    return shot
 
 
 @pytest.mark.parametrize("size", list(SIZES))
