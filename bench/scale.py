@@ -162,6 +162,10 @@ class History:
             "is_guest": "false",
             "bot_level": "''",
             "bot_budget": "0.5",
+            "vacation_started": "NULL",
+            "vacation_until": "NULL",
+            "vacation_year": "0",
+            "vacation_days_used": "0",
             "created": "u.date_joined",
         }
         missing = [col for col in pcols if col not in defaults and col != "id"]

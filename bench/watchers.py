@@ -18,10 +18,13 @@ Then the comparison: ``--pollers`` clients doing what the pages did before, a co
 each watcher count (said so in the output).
 
 The chat case (``--chat``, instead of the tables): one event's chat room, ``--readers`` signed-in
-readers, each doing what the event page's chat does: it holds ``/live/topics/?t=chat:<room id>`` open
-(on uvicorn) and, on each ``changed`` event, fetches ``GET /api/v1/tournaments/<id>/chat/?after=<last
-id>`` (token auth, one keep-alive connection each, on gunicorn as in production, or ``--chat-api
-uvicorn`` as ``scripts/run`` serves it). Entrants post ``--messages`` messages, one every
+readers, each doing what the event page's chat does: it reads the room once from the API (``GET
+/api/v1/tournaments/<id>/chat/``, token auth, on gunicorn as in production, or ``--chat-api uvicorn``
+as ``scripts/run`` serves it) and holds the room's stream ``/live/chat/<room id>/`` open (on
+uvicorn), which brings the room's newest messages on every change. ``--chat-fetch``: as the page
+did before, it holds ``/live/topics/?t=chat:<room id>`` open instead and, on each ``changed``
+event, fetches ``GET …/chat/?after=<last id>`` (one keep-alive connection each), to compare.
+Entrants post ``--messages`` messages, one every
 ``--message-interval`` seconds, in turn: as many writers as keep each one under the chat rate limit
 (the limits are not raised; ``--writers`` to choose). Latency = the moment a reader holds the
 message's text − the moment its POST was sent. It prints p50/p95/p99/max, how many readers got each
@@ -30,12 +33,14 @@ message, and exits 1 unless every reader got every message, with its text as sen
     .venv/bin/python bench/watchers.py
     .venv/bin/python bench/watchers.py --watchers 1000,5000,10000 --tables 20 --moves-per-second 5
     .venv/bin/python bench/watchers.py --chat --readers 1000 --messages 20 --message-interval 2
+    .venv/bin/python bench/watchers.py --chat --chat-fetch --readers 1000
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import http.client
 import json
 import math
@@ -639,35 +644,35 @@ class Api:
 
 
 def chat_reader_process(
-    live_port: int,
-    api_port: int,
-    event: int,
-    topic: str,
-    tokens: list[str],
-    first: int,
-    commands: Any,
-    results: Any,
+    where: dict[str, Any], tokens: list[str], first: int, commands: Any, results: Any
 ) -> None:
-    """Hold a share of the readers: connect on command, note when each message's text arrives."""
+    """Hold a share of the readers: connect on command, note when each message's text arrives.
+    ``where``: the ports (``live``, ``api``), the ``event`` and its ``room``, and the ``mode``
+    (``stream``: the room's stream; ``fetch``: the topic stream and a fetch on each change)."""
     raise_nofile()
     import gc
 
     gc.disable()
-    asyncio.run(_chat_readers(live_port, api_port, event, topic, tokens, first, commands, results))
+    asyncio.run(_chat_readers(where, tokens, first, commands, results))
+
+
+def _sse_blocks(buf: bytes) -> tuple[list[bytes], bytes]:
+    """The whole server-sent blocks in ``buf``, and the unread tail."""
+    *blocks, tail = buf.split(b"\n\n")
+    return blocks, tail
 
 
 async def _chat_readers(
-    live_port: int,
-    api_port: int,
-    event: int,
-    topic: str,
-    tokens: list[str],
-    first: int,
-    commands: Any,
-    results: Any,
+    where: dict[str, Any], tokens: list[str], first: int, commands: Any, results: Any
 ) -> None:
-    """Each reader does what the chat on an event page does: it holds ``/live/topics/?t=<topic>``
-    open and, on each ``changed`` event, fetches ``GET …/chat/?after=<last id>``."""
+    """Each reader does what the chat on an event page does: it reads the room once from the API,
+    and holds ``/live/chat/<room>/`` open, each event bringing the room's newest messages (a read
+    of ``?before=`` only should the stream skip some); or (``fetch``) it holds
+    ``/live/topics/?t=chat:<room>`` open and, on each ``changed`` event, fetches ``?after=<last id>``."""
+    live_port, api_port, event, mode = where["live"], where["api"], where["event"], where["mode"]
+    stream_path = (
+        f"/live/chat/{where['room']}/" if mode == "stream" else f"/live/topics/?t=chat:{where['room']}"
+    )
     loop = asyncio.get_running_loop()
     open_: list[asyncio.Task[None]] = []
     alive = {"n": 0, "failed": 0, "dropped": 0, "reconciled": 0, "heard": 0}
@@ -678,9 +683,15 @@ async def _chat_readers(
     path = f"/api/v1/tournaments/{event}/chat/"
 
     async def read(number: int, ready: asyncio.Future[bool]) -> None:
-        api = Api(api_port, tokens[number - first])
+        token = tokens[number - first]
+        api = Api(api_port, token)
         wanted = asyncio.Event()
         last = 0
+
+        def note(messages: list[dict[str, Any]], now: float) -> None:
+            if recording is not None:
+                for m in messages:
+                    recording.setdefault((number, m["id"]), (m["text"], now))
 
         async def fetch(query: str) -> list[dict[str, Any]]:
             status, body = await api.get(path + query)
@@ -688,17 +699,38 @@ async def _chat_readers(
             statuses[status] = statuses.get(status, 0) + 1
             if status != 200:
                 return []
-            messages = json.loads(body)["messages"]
-            if recording is not None:
-                for m in messages:
-                    recording.setdefault((number, m["id"]), (m["text"], now))
+            messages: list[dict[str, Any]] = json.loads(body)["messages"]
+            note(messages, now)
             return messages
+
+        def pushed(block: bytes) -> None:
+            """A ``messages`` event: merged as the page merges it (by id)."""
+            nonlocal last
+            now = time.time()
+            data = json.loads(block[block.index(b"\ndata: ") + 7 :])
+            messages = data["messages"]
+            alive["heard"] += 1
+            if data["more"] and messages and messages[0]["id"] > last:  # some skipped: read them
+                gaps.append(messages[0]["id"])
+                wanted.set()
+            note(messages, now)
+            last = max([last, *(m["id"] for m in messages)])
+
+        gaps: list[int] = []  # the first id of events that skipped some: read what is older
 
         async def fetcher() -> None:
             nonlocal last
             while True:
                 await wanted.wait()
                 wanted.clear()
+                if mode == "stream":  # only the messages a stream event skipped
+                    while gaps:
+                        before = gaps.pop(0)
+                        with contextlib.suppress(
+                            OSError, asyncio.IncompleteReadError, TimeoutError, ValueError
+                        ):
+                            await fetch(f"?before={before}&limit=100")
+                    continue
                 try:
                     messages = await fetch(f"?after={last}&limit=100")
                     if not messages:  # as the page: a change with no new message, read the newest page
@@ -715,7 +747,7 @@ async def _chat_readers(
             async with gate:
                 reader, writer = await asyncio.open_connection("127.0.0.1", live_port, limit=1 << 20)
                 writer.write(
-                    f"GET /live/topics/?t={topic} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                    f"GET {stream_path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Token {token}\r\n"
                     f"Accept: text/event-stream\r\n\r\n".encode()
                 )
                 head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 60)
@@ -736,6 +768,12 @@ async def _chat_readers(
         try:
             while data := await reader.read(1 << 16):
                 buf += data
+                if mode == "stream":
+                    blocks, buf = _sse_blocks(buf)
+                    for block in blocks:
+                        if b"event: messages" in block:
+                            pushed(block)
+                    continue
                 i = buf.rfind(b"event: changed")
                 if i >= 0:
                     alive["heard"] += buf.count(b"event: changed")
@@ -877,14 +915,21 @@ def chat_main(args: argparse.Namespace) -> None:
         if not room["may_write"]:
             raise SystemExit(f"the writers may not write in the event's room: {room['refusal']}")
         topic = room["topic"]
+        mode = "fetch" if args.chat_fetch else "stream"
         web = (
             f"gunicorn ({os.environ.get('WEB_WORKERS', os.cpu_count())} workers × "
             f"{os.environ.get('WEB_THREADS', '4')} threads, config/gunicorn.py)"
             if gunicorn
             else "the same uvicorn"
         )
-        print(f"room {room['id']} ({room['label']!r}, topic {topic}); streams on uvicorn ({args.workers} "
-              f"worker(s)), the API on {web}; redis {redis_url}", flush=True)  # fmt: skip
+        how = (
+            f"the topic stream /live/topics/?t={topic} and a fetch of …/chat/?after= on each change"
+            if mode == "fetch"
+            else f"the room's stream /live/chat/{room['id']}/ (the messages in it)"
+        )
+        print(f"room {room['id']} ({room['label']!r}); readers: one first read, then {how}; "
+              f"streams on uvicorn ({args.workers} worker(s)), the API on {web}; redis {redis_url}",
+              flush=True)  # fmt: skip
         print("server logs: /tmp/bench_watchers_uvicorn.log, /tmp/bench_watchers_gunicorn.log", flush=True)
         n_clients = max(1, min(args.clients, args.readers))
         shares = [
@@ -892,16 +937,10 @@ def chat_main(args: argparse.Namespace) -> None:
         ]
         firsts = [sum(shares[:i]) for i in range(n_clients)]
         tokens = setup["readers"]
+        where = {"live": live_port, "api": api_port, "event": event, "room": room["id"], "mode": mode}
         pool = Pool(
             chat_reader_process,
-            lambda i: (
-                live_port,
-                api_port,
-                event,
-                topic,
-                tokens[firsts[i] : firsts[i] + shares[i]],
-                firsts[i],
-            ),
+            lambda i: (where, tokens[firsts[i] : firsts[i] + shares[i]], firsts[i]),
             n_clients,
         )
         t0 = time.perf_counter()
@@ -985,9 +1024,10 @@ def chat_report(
     with open("/proc/loadavg") as fh:
         load = fh.read().split()[0]
     burst, minute = limits
+    how = "fetch on each change (--chat-fetch)" if args.chat_fetch else "messages in the room's stream"
     print(
         f"\n== chat: one event room, {readers} readers, {args.messages} messages one every "
-        f"{args.message_interval:g} s, {os.cpu_count()} cores, load average now {load} =="
+        f"{args.message_interval:g} s, {how}, {os.cpu_count()} cores, load average now {load} =="
     )
     print(
         f"writers: {writers} entrants in turn, each one message every {writers * args.message_interval:g} s; "
@@ -1006,11 +1046,19 @@ def chat_report(
     each = f"each {counts[0]}/{readers}" if counts and len(set(counts)) == 1 else str(counts)
     print(f"readers who got each message: {each}; texts wrong: {wrong}; streams dropped: {dropped}")
     statuses, reconciled, heard = fetches
-    print(f"changed events heard by the readers: {heard}")
-    print(
-        f"reader fetches (GET …/chat/?after=<last id>, as the page): {sum(statuses.values())} {statuses}, "
-        f"{reconciled} of them a newest page read again after a change that brought nothing new"
-    )
+    if args.chat_fetch:
+        print(f"changed events heard by the readers: {heard}")
+        print(
+            f"reader fetches (GET …/chat/?after=<last id>, as the page did): {sum(statuses.values())} "
+            f"{statuses}, {reconciled} of them a newest page read again after a change that brought "
+            "nothing new"
+        )
+    else:
+        print(f"messages events heard by the readers: {heard}")
+        print(
+            f"reader fetches after the first read (GET …/chat/?before=, only for messages a stream "
+            f"event skipped): {sum(statuses.values())} {statuses}"
+        )
     print(
         "server CPU while messages flowed: "
         + ", ".join(f"{name} {c['server'] * 100:.0f}%" for name, c in cost.items())
@@ -1062,6 +1110,11 @@ def main() -> None:
     chat.add_argument("--messages", type=int, default=20, help="messages posted")
     chat.add_argument("--message-interval", type=float, default=2.0, help="seconds between two messages")
     chat.add_argument("--writers", type=int, default=0, help="entrants posting in turn (0: within the rate)")
+    chat.add_argument(
+        "--chat-fetch",
+        action="store_true",
+        help="the readers as the page did before: the topic stream, and a fetch of ?after= on each change",
+    )
     chat.add_argument(
         "--chat-api", default="gunicorn", choices=["gunicorn", "uvicorn"], help="the server of the chat API"
     )

@@ -6,7 +6,9 @@ address, live topic and whether the viewer may write there (or the sentence why 
 and the panel's words in the viewer's language as a JSON block for the script (which holds no
 English of its own). The messages themselves are never rendered here: the script reads them from
 the chat API, so one path (with its permission checks, blocks and "chat off") serves pages and
-programs alike, and a message's text is only ever set as text.
+programs alike, and a message's text is only ever set as text. With push, new messages come in the
+room's stream (``/live/chat/<room id>/``, ``stream`` in the config), which leaves out the same
+authors the API does.
 
 Pages in ``tournaments`` (below this app) show their room through the template tags of
 ``community.templatetags.community_chat``.
@@ -142,9 +144,9 @@ def page_panel(
     """The panel of one room read without a query: an event's, a ladder's or a club's page shows
     its room this way (their pages count their queries; the room is made by the API's first
     read). What the viewer may do there is left open (``None``) until the script's first read of
-    the room answers it: a signed-in visitor's send box stays hidden until then. ``league`` is
-    the slug of the club moderating the room, when the page has it at hand (muting in the whole
-    club is offered with it)."""
+    the room answers it: a signed-in visitor's send box stays hidden until then (and the room's
+    stream is opened after that read). ``league`` is the slug of the club moderating the room,
+    when the page has it at hand (muting in the whole club is offered with it)."""
     room = {
         "id": None,
         "kind": kind,
@@ -194,6 +196,7 @@ def _panel(request: HttpRequest, shown: list[dict[str, Any]]) -> dict[str, Any]:
             "reports": "/api/v1/reports/",
             "mutes": "/api/v1/mutes/",
             "messages": "/api/v1/chat/messages/",
+            "stream": "/live/chat/",
             "reasons": reasons,
             "scopes": scopes,
             "minutes": minutes,

@@ -1,10 +1,12 @@
 """What the streams read, once per change per process: a table's state (the JSON the API
-serves), a player's own situation (tables, turns, challenges, unread notifications)."""
+serves), a player's own situation (tables, turns, challenges, unread notifications), a chat
+room's newest messages."""
 
 from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -15,11 +17,11 @@ from django.db.models import CharField, Count, F, Max, Q, Sum, Value
 from accounts.models import Notification
 from common.validation import ascii_int
 from community import rooms as chat_rooms
-from community import selectors as chat
-from community.models import Room
+from community import selectors as chat_reads
+from community.models import Message, Room
 from games import selectors
 from games import services as games
-from games.models import Player, Seat, Table
+from games.models import Block, Player, Seat, Table
 from games.serializers import TableDetailOut
 from tournaments.models import (
     ArenaPlayer,
@@ -101,6 +103,89 @@ async def player(player_id: int, user_id: int, have: str | None) -> tuple[str, A
     return await sync_to_async(_player, thread_sensitive=False)(player_id, user_id, have)
 
 
+#: How many of a room's newest messages each event of its chat stream carries.
+CHAT_MESSAGES = 50
+
+
+def _chat_json(room_id: int, messages: list[str], more: bool) -> str:
+    return f'{{"room":{room_id},"messages":[{",".join(messages)}],"more":{"true" if more else "false"}}}'
+
+
+@dataclass(frozen=True)
+class ChatPage:
+    """A room's newest messages, serialized once for all its readers: ``json`` is the event's
+    data, ``{"room", "messages", "more"}``; ``authors`` and ``parts`` (each message's JSON) let a
+    reader who blocked some of the authors get them left out, as the API leaves them out."""
+
+    room: int
+    authors: tuple[int | None, ...]
+    parts: tuple[str, ...]
+    more: bool
+    json: str
+
+    def without(self, blocked: frozenset[int]) -> str:
+        """The event's data for a reader who blocked ``blocked`` (the shared one when none of them
+        wrote here)."""
+        if not blocked or blocked.isdisjoint(self.authors):
+            return self.json
+        kept = [part for author, part in zip(self.authors, self.parts, strict=True) if author not in blocked]
+        return _chat_json(self.room, kept, self.more)
+
+
+def _chat(room_id: int, have: str | None) -> tuple[str, Any] | None:
+    """A chat room's newest :data:`CHAT_MESSAGES` messages, oldest first, as the API gives them
+    (``message_out``), as a :class:`ChatPage`; ``more`` when older ones exist (a reader whose
+    newest message is older than the first one given may have missed some: it reads them from
+    the API). Removals and scrubs change the version too, so a removed message arrives again,
+    without its text. Two queries, one when nothing changed."""
+    close_old_connections()
+    version = chat_reads.room_version(room_id)
+    if version == have:
+        return have, None
+    # Read after the version: the messages are at least as new as it (a message posted between
+    # the two reads changes the version again, and is read again).
+    rows = list(
+        Message.objects.filter(room_id=room_id).select_related("author").order_by("-id")[: CHAT_MESSAGES + 1]
+    )
+    shown = rows[:CHAT_MESSAGES][::-1]
+    parts = tuple(dumps(chat_reads.message_out(m)) for m in shown)
+    more = len(rows) > CHAT_MESSAGES
+    page = ChatPage(
+        room=room_id,
+        authors=tuple(m.author_id for m in shown),
+        parts=parts,
+        more=more,
+        json=_chat_json(room_id, list(parts), more),
+    )
+    return version, page
+
+
+async def chat(room_id: int, have: str | None) -> tuple[str, Any] | None:
+    return await sync_to_async(_chat, thread_sensitive=False)(room_id, have)
+
+
+def _chat_reader(room_id: int, player: Player | None) -> tuple[str | None, frozenset[int]]:
+    """Whether ``player`` (None: anonymous) may follow the room's stream, and whom they blocked
+    (their messages are left out of what they get). The refusal: ``"missing"`` (no such room),
+    ``"forbidden"`` (they may not read it), ``"off"`` (they switched its chat off: the API gives
+    them no messages there); None when they may. Three queries at most."""
+    close_old_connections()
+    room = Room.objects.select_related("table", "league").filter(pk=room_id).first()
+    if room is None:
+        return "missing", frozenset()
+    if not chat_rooms.may_read(room=room, player=player):
+        return "forbidden", frozenset()
+    if player is None:
+        return None, frozenset()
+    if chat_rooms.chat_is_off(room=room, player=player):
+        return "off", frozenset()
+    return None, frozenset(Block.objects.filter(player=player).values_list("blocked_id", flat=True))
+
+
+async def chat_reader(room_id: int, player: Player | None) -> tuple[str | None, frozenset[int]]:
+    return await sync_to_async(_chat_reader, thread_sensitive=False)(room_id, player)
+
+
 #: The page topics that name an object by id.
 ID_TOPICS = ("player", "tournament", "ladder", "team_event", "chat")
 
@@ -172,7 +257,7 @@ def _topic_version(topic: str) -> str:
         return f"{selectors.lobby_version(None)}-{waiting['n']}-{waiting['newest']}"
     n = int(ref)
     if kind == "chat":  # its newest message, and how many were removed or scrubbed
-        return chat.room_version(n)
+        return chat_reads.room_version(n)
     if kind == "player":
         user_id = Player.objects.filter(pk=n).values_list("user_id", flat=True).first()
         found = _player(n, user_id or 0, None) if user_id else None

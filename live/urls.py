@@ -7,4 +7,5 @@ from . import views
 urlpatterns = [
     path("live/tables/<id:table_id>/", views.table_events, name="live-table"),
     path("live/topics/", views.topic_events, name="live-topics"),
+    path("live/chat/<id:room_id>/", views.chat_events, name="live-chat"),
 ]

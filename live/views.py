@@ -5,6 +5,9 @@
   reconnecting browser (``Last-Event-ID``) gets the current state unless it has it already;
 * ``/live/topics/?t=lobby&t=tournament:5``: server-sent ``changed`` events for pages made of
   fragments (lobby, my page, event and ladder pages), which then fetch the fragment once;
+* ``/live/chat/<room id>/``: server-sent ``messages`` events for the chat panel: the room's newest
+  messages on every change (a message posted, removed or scrubbed), read once per process and
+  handed to every reader, so a message in a room a thousand people read costs no request of theirs;
 * ``GET /api/v1/tables/<id>/stream/``: the same table as newline-delimited JSON for programs:
   the full state first, then one line per change (``move``, ``join``, ``start``, ``result``,
   ``state``), and ``{"type": "ping"}`` every ``LIVE_KEEPALIVE_SECONDS``;
@@ -384,6 +387,68 @@ async def topic_events(request: HttpRequest) -> HttpResponse:
         finally:
             for channel in joined:
                 the_hub.leave(channel, watcher)  # type: ignore[arg-type]
+            slot.release()
+
+    return _stream(body(), "text/event-stream", slot)
+
+
+async def chat_events(request: HttpRequest, room_id: int) -> HttpResponse:
+    """``messages`` events for a chat room: on each change its newest messages as the API gives
+    them (``{"room", "messages", "more"}``, oldest first), with the room's version as the event id,
+    so a reconnecting page (``Last-Event-ID``) gets them at once unless it has them already. Read
+    once per change and process for every reader (``reads.chat``); a reader who blocked some of
+    the authors gets their messages left out, as from the API (their blocks as the stream opened).
+
+    Refused at the start: ``404`` for no such room, ``403`` for a reader who may not read it (a
+    table's players' room for others, its spectators' room for its players while the game is on)
+    or who switched its chat off (the API gives them no messages there either). Who may read is
+    checked when the stream opens; the game page opens it again when its table's game ends."""
+    if refused := _not_streaming(request):
+        return refused
+    player = await _player(request)
+    # The session's or token's query held a connection in this request's thread: handed back
+    # now, not only once the stream is under way, or a crowd opening a busy room at once (the
+    # reads below queue for the shared threads) would hold one each, past max_connections.
+    await _release()
+    problem, blocked = await reads.chat_reader(room_id, player)
+    if problem == "missing":
+        return _error(404, "not_found", _("there is no chat room %(id)s") % {"id": room_id})
+    if problem == "forbidden":
+        return _error(403, "forbidden", _("you may not read the chat room %(id)s") % {"id": room_id})
+    if problem == "off":
+        return _error(403, "chat_off", _("you switched this chat off: switch it on to read it here"))
+    slot = _admit(request, player.user_id if player else None)
+    if isinstance(slot, HttpResponse):
+        return slot
+    last = request.headers.get("Last-Event-ID")
+    # A channel of its own, which hears the changes of the room's topic: the pages' ``chat:<id>``
+    # channel reads only the topic's version, and whichever of the two was made first would hand
+    # the other its readings.
+    topic = f"chat:{room_id}"
+
+    async def body() -> AsyncIterator[str]:
+        the_hub, joined = hub(), None
+        try:
+            await _release()
+            yield f"retry: {settings.LIVE_RETRY_MS}\n\n"
+            # Joined once the answer is under way: a client gone before never costs a channel.
+            joined = await the_hub.watch(f"chatroom:{room_id}", lambda have: reads.chat(room_id, have))
+            the_hub.follow(joined[0], {topic})
+            watcher = joined[1]
+            sent = last
+            while True:
+                events = await watcher.next(settings.LIVE_KEEPALIVE_SECONDS)
+                if not events:
+                    yield ": keep-alive\n\n"
+                    continue
+                version, payload = events[-1]  # each carries the newest messages: the last will do
+                if version == sent or payload is None:
+                    continue
+                sent = version
+                yield f"id: {version}\nevent: messages\ndata: {payload.without(blocked)}\n\n"
+        finally:
+            if joined:
+                the_hub.leave(*joined)
             slot.release()
 
     return _stream(body(), "text/event-stream", slot)

@@ -1,10 +1,12 @@
 // The chat panel (templates/community/_chat.html, community/pages.py): each pane is one room of
 // the chat API. Its messages are read from the API and always set as text (textContent, text
 // nodes): a message's text never becomes HTML. Links are made only where the room's club allows
-// them (http and https only, rel="nofollow noopener ugc"). The page follows the rooms' live topics
-// (chat:<room id>) through the push stream when it has one, fetching what is newer than the last
-// message on each change, and polls every few seconds when it has none or while the stream is
-// down. Every word comes from the page (the JSON block chat-config), in the reader's language.
+// them (http and https only, rel="nofollow noopener ugc"). A room is read from the API once; then,
+// when the server streams (body data-push), its stream /live/chat/<room id>/ brings the room's
+// newest messages on every change (without those of players the viewer blocked, as the API), merged
+// by id: new ones added, changed ones (removed by a moderator, scrubbed) replaced in place. Without
+// push, or while a room's stream is down, the panel polls the API every few seconds. Every word
+// comes from the page (the JSON block chat-config), in the reader's language.
 (function () {
   "use strict";
   const root = document.getElementById("chat");
@@ -14,6 +16,8 @@
   const S = cfg.strings;
   const ME = cfg.me;
   const POLL = 3000, POLL_HIDDEN = 15000, MAX_BACKOFF = 30000, RECONCILE = 9000, NEAR_BOTTOM = 40;
+  const STREAM_RETRY = 30000;
+  const PUSH = !!(document.body.dataset.push && window.EventSource && cfg.stream);
   const lang = document.documentElement.lang || undefined;
   const fill = (s, vars) => s.replace(/%\((\w+)\)s/g, (m, k) => (k in vars ? String(vars[k]) : m));
   const el = (tag, cls, text) => {
@@ -259,8 +263,11 @@
           const r = await call("DELETE", cfg.messages + m.id + "/", { reason: why.value.trim() });
           if (!r.ok) return refusal(r);
           closeMenus();
-          const fresh = renderMessage(pane, { ...m, removed: true, text: "" });
-          li.replaceWith(fresh);
+          const gone = { ...m, removed: true, text: "" };
+          const fresh = renderMessage(pane, gone);
+          (pane.byId.get(m.id) || li).replaceWith(fresh);
+          pane.byId.set(m.id, fresh);
+          pane.sig.set(m.id, signature(gone));
           say(pane, S.removed_done, true);
           return "";
         });
@@ -336,17 +343,22 @@
       pane.text.maxLength = pane.max;
       count(pane);
     }
-    if (before !== pane.topic) listen();
   }
+
+  // What of a message its line shows: a message read again unchanged keeps its line (and an open menu).
+  const signature = (m) => [m.removed, m.deleted, m.text, m.author ? m.author.id : 0].join("\u0000");
 
   function place(pane, messages, older) {
     const stick = nearBottom(pane);
     const height = pane.scroller.scrollHeight;
     let fresh = 0;
     for (const m of messages) {
-      const li = renderMessage(pane, m);
       const old = pane.byId.get(m.id);
+      const sig = signature(m);
+      if (old && pane.sig.get(m.id) === sig) continue;
+      const li = renderMessage(pane, m);
       pane.byId.set(m.id, li);
+      pane.sig.set(m.id, sig);
       if (old) { old.replaceWith(li); continue; }
       // In the order of their ids (the order they were written), wherever they come from.
       const next = Array.from(pane.log.children).find((x) => Number(x.dataset.id) > m.id);
@@ -410,10 +422,12 @@
       if (pane.chatOff) {
         pane.log.textContent = "";
         pane.byId.clear();
+        pane.sig.clear();
         pane.first = pane.last = null;
         pane.loaded = false;
         pane.empty.hidden = true;
         pane.older.hidden = true;
+        listen();
         return;
       }
       const messages = r.data.messages || [];
@@ -422,6 +436,7 @@
       if (how === "reconcile") pane.reconciled = Date.now();
       if (!pane.loaded) pane.reconciled = Date.now();
       pane.loaded = true;
+      listen(); // the room's stream, once the room is known and read
       // A change with no new message is a message removed: read the newest page again.
       if (how === "changed" && !messages.length) { pane.busy = false; await load(pane, "reconcile"); }
     } catch (e) {
@@ -454,8 +469,9 @@
         count(pane);
         say(pane, "");
         if (!pane.byId.has(r.data.id) && (pane.last === null || r.data.id > pane.last)) {
-          // What came before it (someone else's) first, so the log stays in order.
-          await load(pane, "changed");
+          // Without a stream, what came before it (someone else's) first, so nothing is skipped;
+          // a stream brings those (the log is kept in the order of the ids).
+          if (!pane.pushing) await load(pane, "changed");
           if (!pane.byId.has(r.data.id)) place(pane, [r.data], false);
         }
         toBottom(pane);
@@ -511,8 +527,9 @@
       counter: paneEl.querySelector(".chat-count"),
       submit: paneEl.querySelector(".chat-send button[type=submit]"),
       roomId: null, topic: null, links: false, mayModerate: false, chatOff: false,
-      max: cfg.maxLength, byId: new Map(), first: null, last: null, loaded: false,
+      max: cfg.maxLength, byId: new Map(), sig: new Map(), first: null, last: null, loaded: false,
       busy: false, again: false, failures: 0, unseen: 0, reconciled: 0, sending: false,
+      stream: null, streamUrl: "", pushing: false, retry: null,
     };
     const known = cfg.rooms.find((r) => r.kind === kind);
     if (known) {
@@ -551,28 +568,64 @@
   }
 
   // ------------------------------------------------------------------ live: push, or polling
-  let es = null, pushing = false, timer = null, listened = "";
-  const reading = () => panes.filter((p) => !(p.later && p.tab && p.tab.hidden));
+  let timer = null;
+  const hiddenLater = (p) => p.later && p.tab && p.tab.hidden;
+  const reading = () => panes.filter((p) => !hiddenLater(p));
 
+  // Each room read has its stream, opened once the room is read (an event's, a ladder's or a
+  // club's page learns its room's id from that read), closed while its chat is switched off.
   function listen() {
-    const push = document.body.dataset.push;
-    const topics = panes.filter((p) => p.topic && !p.chatOff && !(p.later && p.tab && p.tab.hidden)).map((p) => p.topic);
-    const key = topics.join(" ");
-    if (!push || !window.EventSource || key === listened) return;
-    listened = key;
-    if (es) { es.close(); es = null; pushing = false; }
-    if (!topics.length) return;
-    es = new EventSource(push + "?" + topics.map((t) => "t=" + encodeURIComponent(t)).join("&"));
-    es.addEventListener("open", () => {
-      const was = pushing;
-      pushing = true;
-      if (!was) reading().forEach((p) => load(p, "changed")); // catch up on what the gap missed
+    panes.forEach((pane) => {
+      const on = PUSH && pane.loaded && pane.roomId && !pane.chatOff && !hiddenLater(pane);
+      const url = on ? cfg.stream + pane.roomId + "/" : "";
+      if (url === pane.streamUrl) return;
+      closeStream(pane);
+      if (url) openStream(pane, url);
     });
-    es.addEventListener("changed", (e) => {
-      const changed = JSON.parse(e.data);
-      panes.filter((p) => changed.includes(p.topic)).forEach((p) => load(p, "changed"));
+  }
+
+  function closeStream(pane) {
+    clearTimeout(pane.retry);
+    if (pane.stream) pane.stream.close();
+    pane.stream = null;
+    pane.streamUrl = "";
+    pane.pushing = false;
+  }
+
+  function openStream(pane, url) {
+    const es = new EventSource(url);
+    pane.stream = es;
+    pane.streamUrl = url;
+    es.addEventListener("open", () => { if (pane.stream === es) pane.pushing = true; });
+    es.addEventListener("messages", (e) => { if (pane.stream === es) merge(pane, JSON.parse(e.data)); });
+    es.addEventListener("error", () => {
+      if (pane.stream !== es) return;
+      pane.pushing = false; // polled until the stream is back (the browser reconnects by itself)
+      if (es.readyState !== EventSource.CLOSED) return;
+      // Refused (too many streams, the room no longer readable): polled, and the stream tried
+      // again now and then.
+      pane.stream = null;
+      pane.retry = setTimeout(() => {
+        if (pane.streamUrl === url && !pane.stream) { pane.streamUrl = ""; listen(); }
+      }, STREAM_RETRY);
     });
-    es.addEventListener("error", () => { pushing = false; });
+  }
+
+  // A stream's event: the room's newest messages, oldest first.
+  function merge(pane, data) {
+    if (pane.chatOff || !pane.loaded || data.room !== pane.roomId) return;
+    const all = data.messages || [];
+    // Older ones exist, and the first given is newer than the newest held: some came between
+    // (the stream was down a long while). Read them from the API.
+    if (data.more && all.length && pane.last !== null && all[0].id > pane.last) gap(pane, pane.last, all[0].id);
+    place(pane, all, false);
+  }
+
+  async function gap(pane, after, before) {
+    try {
+      const r = await call("GET", address(pane, "before=" + before + "&limit=100"));
+      if (r.ok && !r.data.room.chat_off) place(pane, (r.data.messages || []).filter((m) => m.id > after), false);
+    } catch (e) { /* the next poll or event */ }
   }
 
   function tick() {
@@ -581,12 +634,12 @@
     let delay = document.hidden ? POLL_HIDDEN : POLL;
     if (failures) delay = Math.min(MAX_BACKOFF, POLL * 2 ** failures);
     timer = setTimeout(async () => {
-      if (!pushing) {
-        await Promise.all(reading().map((p) => {
-          const stale = Date.now() - p.reconciled > RECONCILE;
-          return load(p, p.loaded && stale ? "reconcile" : "poll");
-        }));
-      }
+      // Only the rooms without a stream (with push, a room switched off waits for its switch).
+      const polled = reading().filter((p) => !p.pushing && !(PUSH && p.chatOff));
+      await Promise.all(polled.map((p) => {
+        const stale = Date.now() - p.reconciled > RECONCILE;
+        return load(p, p.loaded && stale ? "reconcile" : "poll");
+      }));
       tick();
     }, delay);
   }

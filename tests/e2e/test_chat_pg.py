@@ -7,8 +7,8 @@ the other on a phone. Then a club's room: links, a report, a removal and a mute 
 menu, and the chat switched off and on.
 
 The first two run on pytest-django's live server (WSGI: no push stream), where the panel polls the
-API every few seconds; the last on the ASGI server of tests/live, where it follows the rooms' topic
-stream and does not poll.
+API every few seconds; the last on the ASGI server of tests/live, where each room's stream
+(``/live/chat/<room>/``) brings the messages themselves and the panel asks the API nothing more.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from community import moderation, rooms
 from community.models import Message, Report
 from games import services as games
 from games.models import Table
@@ -219,13 +220,16 @@ def test_a_club_room_links_reports_removes_mutes_and_switches_off(
 
 
 def test_with_push_a_message_reaches_the_other_player_through_the_stream_not_by_polling(
-    browser: Browser, uvicorn_server: Uvicorn, make_actor: Any
+    browser: Browser, uvicorn_server: Uvicorn, make_actor: Any, settings: Any
 ) -> None:
-    """On pages served by the ASGI server the panel opens the rooms' topic stream
-    (``/live/topics/?t=chat:<room>``) and stops polling: while nothing is said it asks the API
-    nothing, and a message shows on the other player's page as soon as the stream says so."""
+    """On pages served by the ASGI server the panel reads its room once, then opens the room's
+    stream (``/live/chat/<room>/``), which brings the messages themselves: while nothing is said it
+    asks the API nothing, a message shows on the other player's page with no read of theirs, and
+    a moderator's removal shows at once too."""
+    settings.REDIS_URL = live.REDIS  # the removal below is made in this process: it publishes
     server = uvicorn_server
     ann, ben = make_actor("ann"), make_actor("ben")
+    boss = make_actor("boss", staff=True)
     table = games.table_create(creator=ann.player, game="pacru", players=2, rated=False)
     games.seat_join(table_id=table.pk, player=ben.player)
     api = f"/api/v1/tables/{table.pk}/chat/"
@@ -233,6 +237,7 @@ def test_with_push_a_message_reaches_the_other_player_through_the_stream_not_by_
     try:
         pages: dict[str, Page] = {}
         reads: dict[str, list[str]] = {}
+        room = rooms.table_room(table=table, kind="players")
         for name, actor in (("ann", ann), ("ben", ben)):
             page = signed_in(people, actor)
             reads[name] = []
@@ -240,18 +245,15 @@ def test_with_push_a_message_reaches_the_other_player_through_the_stream_not_by_
                 "request",
                 lambda r, log=reads[name]: log.append(r.method) if urlsplit(r.url).path == api else None,
             )
-            with page.expect_response(lambda r: urlsplit(r.url).path == "/live/topics/") as pushed:
+            stream = f"/live/chat/{room.pk}/"
+            with page.expect_response(lambda r, stream=stream: urlsplit(r.url).path == stream) as pushed:
                 page.goto(f"{server.url}/tables/{table.pk}/")
             assert pushed.value.status == 200
-            assert "t=chat%3A" in pushed.value.url or "t=chat:" in pushed.value.url
             expect(page.locator("#chat-pane-players .chat-empty")).to_be_visible()
+            assert reads[name] == ["GET"], (name, reads[name])  # the one first read, before the stream
             pages[name] = page
-        # Once the stream is open the panel reads the room once more (what came meanwhile), then
-        # only on the stream's word.
-        pages["ben"].wait_for_timeout(3500)
-        settled = {name: len(log) for name, log in reads.items()}
         pages["ben"].wait_for_timeout(4000)  # more than a poll's interval: none may happen
-        assert {name: len(log) for name, log in reads.items()} == settled, "the panel polled while pushed"
+        assert reads == {"ann": ["GET"], "ben": ["GET"]}, "the panel polled while pushed"
 
         box = pages["ann"].locator("#chat-text-players")
         box.fill("Pushed, not polled")
@@ -259,7 +261,14 @@ def test_with_push_a_message_reaches_the_other_player_through_the_stream_not_by_
         box.press("Enter")
         expect(log(pages["ben"], "players")).to_contain_text("Pushed, not polled", timeout=2500)
         assert time.monotonic() - started < 2.5
-        assert reads["ben"][settled["ben"] :] == ["GET"], "one read, on the stream's word"
+        said = Message.objects.get(room=room)
+        moderation.message_delete(message_id=said.pk, by=boss.player, reason="a test of the stream")
+        for page in pages.values():
+            removed = page.locator(f'#chat-pane-players .chat-msg[data-id="{said.pk}"].removed')
+            expect(removed).to_be_visible(timeout=2500)
+            expect(log(page, "players")).not_to_contain_text("Pushed, not polled")
+        # The stream brought both: no reads but the first, and ann's message sent.
+        assert reads == {"ann": ["GET", "POST"], "ben": ["GET"]}, reads
     finally:
         people.close()
     assert not people.errors, people.errors

@@ -224,9 +224,9 @@ WEB = [
 ]
 
 
-def test_the_url_conf_has_the_four_streams() -> None:
+def test_the_url_conf_has_the_five_streams() -> None:
     assert sorted(stream_uris()) == sorted(
-        ["/api/v1/stream/", "/api/v1/tables/7/stream/", "/live/tables/7/", "/live/topics/"]
+        ["/api/v1/stream/", "/api/v1/tables/7/stream/", "/live/tables/7/", "/live/topics/", "/live/chat/7/"]
     )
 
 
