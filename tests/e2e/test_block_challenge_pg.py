@@ -52,6 +52,9 @@ def test_a_blocked_player_can_no_longer_challenge_nor_join(
     expect(b).to_have_url(f"{base}/tables/{table.pk}/")
     expect(b.locator("#table-challenge")).to_contain_text("You challenged Anna")
     assert table.invited_id == anna.player.pk and table.status == Table.Status.OPEN
+    # Off the table's page before Anna answers: its live update reloads the page when the table is
+    # aborted, which would cut short a navigation of this test's.
+    b.goto(anna_page_url)
 
     # Anna sees it on her page and declines.
     a = people.open("anna", **SIZES[size])
