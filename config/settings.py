@@ -80,6 +80,7 @@ INSTALLED_APPS = [
     "games",
     "ratings",
     "tournaments",
+    "analysis",
     "community",
     "accounts",
     "live",
@@ -514,6 +515,8 @@ CELERY_TASK_ROUTES = {
     "games.tasks.bot_*": {"queue": BOT_QUEUE},
     "ratings.tasks.*": {"queue": "slow"},
     "tournaments.tasks.*": {"queue": "slow"},
+    # Game analysis and the bot ladder: searches of seconds to minutes, never before a move.
+    "analysis.tasks.*": {"queue": "slow"},
     # Mail and notification sweeps: the default queue (or MAIL_QUEUE), never behind clocks or bots.
     "accounts.tasks.*": {"queue": os.environ.get("MAIL_QUEUE", "default")},
 }

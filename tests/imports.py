@@ -25,6 +25,7 @@ PACKAGES = (
     "games",
     "ratings",
     "tournaments",
+    "analysis",
     "community",
     "accounts",
     "live",

@@ -27,11 +27,12 @@ ALLOWED = {
     "games": {"engine", "common"},
     "ratings": {"engine", "common", "games"},
     "tournaments": {"engine", "common", "games", "ratings"},
-    "community": {"engine", "common", "games", "ratings", "tournaments"},
-    "accounts": {"engine", "common", "games", "ratings", "tournaments", "community"},
-    "live": {"engine", "common", "games", "ratings", "tournaments", "community", "accounts"},
-    "web": {"engine", "common", "games", "ratings", "tournaments", "community", "accounts", "live"},
-    "config": {"common", "games", "ratings", "tournaments", "community", "accounts", "live", "web"},
+    "analysis": {"engine", "common", "games", "ratings", "tournaments"},
+    "community": {"engine", "common", "games", "ratings", "tournaments", "analysis"},
+    "accounts": {"engine", "common", "games", "ratings", "tournaments", "analysis", "community"},
+    "live": {"engine", "common", "games", "ratings", "tournaments", "analysis", "community", "accounts"},
+    "web": {"engine", "common", "games", "ratings", "tournaments", "analysis", "community", "accounts", "live"},
+    "config": {"common", "games", "ratings", "tournaments", "analysis", "community", "accounts", "live", "web"},
 }
 #: Modules of ``games`` that other apps must not import: views, URLs, admin, tasks and internals.
 GAMES_INTERNAL = {"games.apis", "games.urls", "games.admin", "games.tasks", "games.rows", "games.receivers"}

@@ -266,6 +266,10 @@
     }
     el("g", { id: "hints", "pointer-events": "none" }, svg);
     drawHints();
+    // A layer for other scripts (analysis arrows, hints, the explorer): redrawn with the board,
+    // told by the "pacru:board" event which position it shows (see window.PacruGame below).
+    el("g", { id: "overlay", "pointer-events": "none" }, svg);
+    document.dispatchEvent(new CustomEvent("pacru:board", { detail: { live, view, action: current(), position } }));
     if (hadFocus) focusOn(focusCell);
     $("board-wrap").classList.toggle("history", !live);
     const viewing = $("viewing");
@@ -1325,6 +1329,19 @@
     const g = e.target.closest("[data-cell]");
     if (g) setHover(g.dataset.cell);
   });
+
+  // What other scripts of the page may use: the table as last read, the board's geometry (the
+  // centre of a field in the board's SVG units, whatever its rotation), its overlay layer, the
+  // action shown (-1: the start; null: live) and stepping to an action.
+  window.PacruGame = {
+    table: () => T,
+    view: () => view,
+    current: () => current(),
+    step: (to) => step(to),
+    overlay: () => svg.querySelector("#overlay"),
+    cellCenter: (cell) => { const [x, y] = cellXY(cell); return [x + S / 2, y + S / 2]; },
+    size: S,
+  };
 
   setInterval(tickClocks, 200);
   poll(true);

@@ -1,0 +1,1 @@
+"""Signal receivers of the analysis app (connected in ``AnalysisConfig.ready``)."""
