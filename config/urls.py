@@ -33,6 +33,7 @@ api_patterns = [
     path("", include("ratings.urls")),
     # Before tournaments: its ``ladders/<id>/<action>/`` would take ``ladders/<id>/chat/``.
     path("", include("community.api_urls")),
+    path("", include("analysis.api_urls")),
     path("", include("tournaments.urls")),
     path("schema/", SchemaApi.as_view(), name="api-schema"),
     path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
@@ -65,6 +66,7 @@ urlpatterns = [
     path("", include("tournaments.seasons.urls")),
     path("", include("tournaments.teams.urls")),
     path("", include("community.page_urls")),
+    path("", include("analysis.page_urls")),
     path("", include("web.rules_urls")),
     path("", include("web.walkthrough_urls")),
     path("", include("accounts.page_urls")),
