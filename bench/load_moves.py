@@ -7,8 +7,9 @@ submitting legal moves (chosen with the engine, like a real client would) for
 ``--seconds``. It reports adjudicated moves per second and the latency
 distribution of the move submissions.
 
-    .venv/bin/python bench/load_moves.py                      # defaults: 48 clients, 30 s
+    .venv/bin/python bench/load_moves.py                      # defaults: 32 clients, 30 s
     .venv/bin/python bench/load_moves.py --clients 64 --workers 3 --threads 8
+    .venv/bin/python bench/load_moves.py --compare --seconds 20  # reads, moves, moves at 60 % of the peak
 """
 
 from __future__ import annotations
@@ -213,6 +214,81 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
 
 
+def run_phase(
+    args: argparse.Namespace, server_pid: int, work: list[dict[str, Any]], *, baseline: bool, rate: float
+) -> dict[str, Any]:
+    """One measured phase against the running server: clients play ``work`` (or read the health
+    endpoint when ``baseline``) for ``--seconds``, closed loop or at ``rate`` requests a second."""
+    import resource
+
+    queue: Any = mp.get_context("fork").Queue()
+    per_proc = [work[i :: args.procs] for i in range(args.procs)]
+    threads = max(1, args.clients // args.procs)
+    interval = args.clients / rate if rate else 0.0
+    procs = [
+        mp.get_context("fork").Process(
+            target=client_process,
+            args=(args.port, chunk, args.game, args.seconds, i + 1, queue, threads, interval, baseline),
+        )
+        for i, chunk in enumerate(per_proc)
+    ]
+    cpu_before = cpu_by_group(server_pid)
+    client_before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    for p in procs:
+        p.start()
+    results = [queue.get() for _ in procs]
+    for p in procs:
+        p.join()
+    elapsed = time.perf_counter() - start
+    cpu_after = cpu_by_group(server_pid)
+    client_after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    latencies = [x for lat, _ in results for x in lat]
+    codes: dict[int, int] = {}
+    for _, c in results:
+        for k, v in c.items():
+            codes[k] = codes.get(k, 0) + v
+    cpu = {k: cpu_after[k] - cpu_before[k] for k in cpu_after}
+    cpu["clients"] = (client_after.ru_utime + client_after.ru_stime) - (
+        client_before.ru_utime + client_before.ru_stime
+    )
+    done = codes.get(201, 0)
+    return {
+        "baseline": baseline,
+        "rate": rate,
+        "elapsed": elapsed,
+        "codes": codes,
+        "per_second": done / elapsed,
+        "done": done,
+        "cpu": cpu,
+        "latencies": latencies or [0.0],
+    }
+
+
+def report(args: argparse.Namespace, phase: dict[str, Any]) -> None:
+    offered = f"offered {phase['rate']:.0f}/s" if phase["rate"] else "closed loop"
+    print(
+        f"gunicorn {args.workers} workers x {args.threads} threads, {args.clients} clients ({offered}), "
+        f"{args.game}, {phase['elapsed']:.1f} s"
+    )
+    print(f"responses: {dict(sorted(phase['codes'].items()))}")
+    what = "baseline reads/s (GET /api/v1/health/)" if phase["baseline"] else "adjudicated moves/s"
+    print(f"{what}: {phase['per_second']:.0f}")
+    done, elapsed, cpu = max(phase["done"], 1), phase["elapsed"], phase["cpu"]
+    per_move = ", ".join(f"{k} {v / done * 1000:.2f}" for k, v in cpu.items())
+    per_move += " (per request)" if phase["baseline"] else ""
+    busy = ", ".join(f"{k} {v / elapsed:.2f}" for k, v in cpu.items())
+    print(f"CPU ms per move: {per_move}")
+    print(f"cores busy: {busy} (of {os.cpu_count()})")
+    lat = phase["latencies"]
+    print(
+        f"latency ms: p50 {percentile(lat, 50) * 1000:.1f}  "
+        f"p90 {percentile(lat, 90) * 1000:.1f}  "
+        f"p99 {percentile(lat, 99) * 1000:.1f}  max {max(lat) * 1000:.1f}",
+        flush=True,
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -242,6 +318,15 @@ def main() -> None:
         help="instead of moves, GET /api/v1/health/ (a DRF view reading one row) as fast as answered",
     )
     parser.add_argument(
+        "--compare",
+        action="store_true",
+        help="one run, one server: bare reads closed loop, moves closed loop, then moves offered at "
+        "--at of the measured peak (fresh tables); prints moves : reads and the p99 at that rate",
+    )
+    parser.add_argument(
+        "--at", type=float, default=0.6, help="with --compare: the fixed rate, a share of the peak"
+    )
+    parser.add_argument(
         "--logs",
         action="store_true",
         help="log as production does (INFO, JSON: one line per move) to a file, instead of warnings only",
@@ -249,8 +334,9 @@ def main() -> None:
     args = parser.parse_args()
 
     db_url = setup_database(args.database, "pacru_bench")
-    print(f"preparing {args.tables} {args.game} tables in {db_url} …", flush=True)
-    work = prepare(db_url, args.tables, args.game)
+    tables = args.tables * (2 if args.compare else 1)
+    print(f"preparing {tables} {args.game} tables in {db_url} …", flush=True)
+    work = prepare(db_url, tables, args.game)
     env = {**os.environ, "DATABASE_URL": db_url, "THROTTLE_OFF": "1", "DEBUG": "0", "LOG_LEVEL": "WARNING"}
     log_file = None
     if args.logs:
@@ -267,70 +353,29 @@ def main() -> None:
     )  # fmt: skip
     try:
         wait_for(args.port)
-        queue: Any = mp.get_context("fork").Queue()
-        per_proc = [work[i :: args.procs] for i in range(args.procs)]
-        threads = max(1, args.clients // args.procs)
-        interval = args.clients / args.rate if args.rate else 0.0
-        procs = [
-            mp.get_context("fork").Process(
-                target=client_process,
-                args=(
-                    args.port,
-                    chunk,
-                    args.game,
-                    args.seconds,
-                    i + 1,
-                    queue,
-                    threads,
-                    interval,
-                    args.baseline,
-                ),
-            )
-            for i, chunk in enumerate(per_proc)
-        ]
-        import resource
-
-        cpu_before = cpu_by_group(server.pid)
-        client_before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        start = time.perf_counter()
-        for p in procs:
-            p.start()
-        results = [queue.get() for _ in procs]
-        for p in procs:
-            p.join()
-        elapsed = time.perf_counter() - start
-        cpu_after = cpu_by_group(server.pid)
-        client_after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        if not args.compare:
+            report(args, run_phase(args, server.pid, work, baseline=args.baseline, rate=args.rate))
+            return
+        half = len(work) // 2
+        print("\n-- bare reads, closed loop --")
+        reads = run_phase(args, server.pid, [], baseline=True, rate=0)
+        report(args, reads)
+        print("\n-- moves, closed loop --")
+        moves = run_phase(args, server.pid, work[:half], baseline=False, rate=0)
+        report(args, moves)
+        target = args.at * moves["per_second"]
+        print(f"\n-- moves offered at {args.at:.0%} of that peak --")
+        fixed = run_phase(args, server.pid, work[half:], baseline=False, rate=target)
+        report(args, fixed)
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=20)
-    latencies = [x for lat, _ in results for x in lat]
-    codes: dict[int, int] = {}
-    for _, c in results:
-        for k, v in c.items():
-            codes[k] = codes.get(k, 0) + v
-    moves = codes.get(201, 0)
-    offered = f"offered {args.rate:.0f}/s" if args.rate else "closed loop"
+    ratio = moves["per_second"] / max(reads["per_second"], 1e-9)
     print(
-        f"gunicorn {args.workers} workers x {args.threads} threads, {args.clients} clients ({offered}), "
-        f"{args.game}, {elapsed:.1f} s"
-    )
-    print(f"responses: {dict(sorted(codes.items()))}")
-    what = "baseline reads/s (GET /api/v1/health/)" if args.baseline else "adjudicated moves/s"
-    print(f"{what}: {moves / elapsed:.0f}")
-    cpu = {k: cpu_after[k] - cpu_before[k] for k in cpu_after}
-    cpu["clients"] = (client_after.ru_utime + client_after.ru_stime) - (
-        client_before.ru_utime + client_before.ru_stime
-    )
-    per_move = ", ".join(f"{k} {v / max(moves, 1) * 1000:.2f}" for k, v in cpu.items())
-    per_move += " (per request)" if args.baseline else ""
-    busy = ", ".join(f"{k} {v / elapsed:.2f}" for k, v in cpu.items())
-    print(f"CPU ms per move: {per_move}")
-    print(f"cores busy: {busy} (of {os.cpu_count()})")
-    print(
-        f"latency ms: p50 {percentile(latencies, 50) * 1000:.1f}  "
-        f"p90 {percentile(latencies, 90) * 1000:.1f}  "
-        f"p99 {percentile(latencies, 99) * 1000:.1f}  max {max(latencies) * 1000:.1f}"
+        f"\nsummary: {moves['per_second']:.0f} moves/s against {reads['per_second']:.0f} bare reads/s "
+        f"({ratio:.2f}x); at {fixed['per_second']:.0f} moves/s ({args.at:.0%} of the peak) "
+        f"p50 {percentile(fixed['latencies'], 50) * 1000:.1f} ms, "
+        f"p99 {percentile(fixed['latencies'], 99) * 1000:.1f} ms"
     )
 
 

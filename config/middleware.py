@@ -7,6 +7,10 @@ import uuid
 from collections.abc import Callable
 
 from django.conf import settings
+from django.contrib.auth.middleware import AuthenticationMiddleware as DjangoAuthenticationMiddleware
+from django.contrib.auth.models import AnonymousUser
+from django.contrib.messages.middleware import MessageMiddleware as DjangoMessageMiddleware
+from django.contrib.sessions.middleware import SessionMiddleware as DjangoSessionMiddleware
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.middleware.common import CommonMiddleware as DjangoCommonMiddleware
 from django.urls import get_resolver
@@ -127,3 +131,57 @@ class CommonMiddleware(DjangoCommonMiddleware):
         if request.method not in ("GET", "HEAD"):
             return False
         return super().should_redirect_with_slash(request)
+
+
+# ----------------------------------------------------------------------------- the token lane
+# A program that signs its API requests with a token (``Authorization: Token …``) has no use for
+# what the browser's middleware does: no session to load or save, no messages, no session user
+# (DRF's token authentication sets ``request.user`` in the view, or refuses the request), no
+# trailing-slash redirect for a program. Those middleware are skipped for such a request; it costs
+# one check at the door, kept on the request. Everything else (the request id, security headers,
+# the body limit, the API's query guard, the language, CSRF, presence) runs for every request:
+# Django's CSRF middleware stays, since the API's views are exempt from it and DRF checks CSRF
+# itself for a request signed in by session.
+
+
+def token_api_request(request: HttpRequest) -> bool:
+    """An ``/api/`` request that carries a token (whether the token is good is the view's
+    question: a bad one is refused there, with no session fallback)."""
+    lane = request.__dict__.get("token_lane")
+    if lane is None:
+        auth = request.META.get("HTTP_AUTHORIZATION", "")
+        lane = request.path_info.startswith("/api/") and auth[:6].lower() == "token "
+        request.token_lane = lane  # type: ignore[attr-defined]
+    return lane
+
+
+class BrowserOnly:
+    """Mixed into a middleware class: skipped for a token API request (see above)."""
+
+    get_response: Callable[[HttpRequest], HttpResponse]
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if token_api_request(request):
+            return self.get_response(request)
+        return super().__call__(request)  # type: ignore[misc]
+
+
+class SessionMiddleware(BrowserOnly, DjangoSessionMiddleware):
+    pass
+
+
+class BrowserCommonMiddleware(BrowserOnly, CommonMiddleware):
+    pass
+
+
+class AuthenticationMiddleware(BrowserOnly, DjangoAuthenticationMiddleware):
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if token_api_request(request):
+            # Until DRF's token authentication names the user (in the view), nobody is signed in.
+            request.user = AnonymousUser()
+            return self.get_response(request)
+        return DjangoAuthenticationMiddleware.__call__(self, request)
+
+
+class MessageMiddleware(BrowserOnly, DjangoMessageMiddleware):
+    pass

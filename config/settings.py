@@ -95,15 +95,17 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "config.middleware.BodySizeLimitMiddleware",
     "common.validation.ApiQueryGuardMiddleware",
-    "django.contrib.sessions.middleware.SessionMiddleware",
+    # Sessions, the slash redirect, the session's user and messages: Django's own, skipped for an
+    # API request signed with a token (config.middleware: the token lane).
+    "config.middleware.SessionMiddleware",
     # The language: the switcher's cookie or the browser's Accept-Language (config/i18n.py) ...
     "django.middleware.locale.LocaleMiddleware",
-    "config.middleware.CommonMiddleware",  # APPEND_SLASH for GET and HEAD only
-    "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "config.middleware.BrowserCommonMiddleware",  # APPEND_SLASH for GET and HEAD only
+    "django.middleware.csrf.CsrfViewMiddleware",  # a no-op for DRF's views (csrf_exempt)
+    "config.middleware.AuthenticationMiddleware",
     # Who is online (community.presence): at most one cache write per player a minute, no query.
     "community.middleware.PresenceMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
+    "config.middleware.MessageMiddleware",
     # ... and a signed-in player's saved choice (and time zone) over both (accounts/middleware.py).
     "accounts.middleware.AccountMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -154,6 +156,13 @@ DATABASES = {
         conn_health_checks=env_bool("DB_CONN_HEALTH_CHECKS", False),
     )
 }
+#: A move's statements run as prepared statements on PostgreSQL (games.rows). Switch it off behind
+#: a connection pooler in transaction mode that does not keep prepared statements.
+DB_PREPARED_MOVES = env_bool("DB_PREPARED_MOVES", True)
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and DB_PREPARED_MOVES:
+    # Django turns psycopg's prepared statements off (None); any number turns them on for the
+    # statements that ask (games.rows). Django's own queries bind on the client and never prepare.
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("prepare_threshold", 1_000_000)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Wait for the writer instead of failing at once when two requests write together, and take
     # the write lock when a transaction begins, so a read-check-write transaction never interleaves.

@@ -27,6 +27,7 @@ admin.site.login_form = AdminSignInForm
 #: The API, under one prefix and first: a move (the hot path) is found without trying the pages'
 #: patterns, and a page without trying the API's. No page lives under /api/.
 api_patterns = [
+    path("", include("games.hot_urls")),  # the move route first: matched at the first try
     path("", include("accounts.urls")),
     path("", include("live.api_urls")),
     path("", include("games.urls")),

@@ -5,6 +5,16 @@ these statements through the ORM cost more CPU than everything else in the
 request together, so they are written once here, from the models' own
 metadata (table and column names, each field's own value preparation), and
 work on PostgreSQL and SQLite alike. Everything else uses the ORM.
+
+On PostgreSQL a move is two statements inside its transaction: the locked read,
+and the insert of the move with the update of its table in one statement (a
+data-modifying ``WITH``). Both run as prepared statements with their values
+bound by the server (``DB_PREPARED_MOVES``, on by default): PostgreSQL parses
+and plans each once per connection, and the client sends the values as they
+are instead of quoting them into the text. (Django's own queries keep
+client-side binding.) While Django logs queries (``DEBUG``, a test's
+``CaptureQueriesContext``) they go through Django's cursor instead, so they are
+seen and counted; the SQL is the same.
 """
 
 from __future__ import annotations
@@ -14,6 +24,7 @@ import json
 from datetime import UTC
 from typing import Any
 
+from django.conf import settings
 from django.db import connection
 from django.db.models import Model
 from django.utils.dateparse import parse_datetime
@@ -86,11 +97,28 @@ def _lock_sql(vendor: str) -> str:
     return sql
 
 
+def _prepared() -> bool:
+    return connection.vendor == "postgresql" and settings.DB_PREPARED_MOVES and not connection.queries_logged
+
+
+def _fetch_one(sql: str, params: list[Any]) -> Any:
+    """Run one of the move's statements and return its first row (None if it returns none)."""
+    if _prepared():
+        import psycopg  # only with PostgreSQL
+
+        connection.ensure_connection()
+        # psycopg's plain cursor binds on the server (Django's own binds on the client).
+        with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as raw:
+            raw.execute(sql, params, prepare=True)
+            return raw.fetchone() if raw.description else None
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchone() if cursor.description else None
+
+
 def lock_table_for_player(table_id: int, player_id: int) -> tuple[Table | None, int | None]:
     """Lock the table row (inside the caller's transaction) and find the player's seat."""
-    with connection.cursor() as cursor:
-        cursor.execute(_lock_sql(connection.vendor), [player_id, table_id])
-        row = cursor.fetchone()
+    row = _fetch_one(_lock_sql(connection.vendor), [player_id, table_id])
     if row is None:
         return None, None
     values = [_from_db(name, v) for name, v in zip(_LOCK_FIELDS, row[:-1], strict=True)]
@@ -109,19 +137,46 @@ def _insert_sql(vendor: str) -> str:
     )
 
 
-def insert_move(move: Move) -> Move:
-    """INSERT the move row and set its id."""
-    fields = _MOVE_FIELDS
-    for f in fields:
+def _move_params(move: Move) -> list[Any]:
+    for f in _MOVE_FIELDS:
         if getattr(f, "auto_now_add", False):
             setattr(move, f.attname, f.pre_save(move, add=True))
-    params = [f.get_db_prep_save(getattr(move, f.attname), connection) for f in fields]
-    with connection.cursor() as cursor:
-        cursor.execute(_insert_sql(connection.vendor), params)
-        move.pk = cursor.fetchone()[0]
+    return [f.get_db_prep_save(getattr(move, f.attname), connection) for f in _MOVE_FIELDS]
+
+
+def _inserted(move: Move, pk: int) -> Move:
+    move.pk = pk
     move._state.adding = False
     move._state.db = connection.alias
     return move
+
+
+def insert_move(move: Move) -> Move:
+    """INSERT the move row and set its id."""
+    row = _fetch_one(_insert_sql(connection.vendor), _move_params(move))
+    return _inserted(move, row[0])
+
+
+def insert_move_and_update(move: Move, table: Table, names: list[str]) -> Move:
+    """INSERT the move row (setting its id) and UPDATE the named fields of its table's row: one
+    statement on PostgreSQL, two elsewhere (SQLite has no ``INSERT`` inside ``WITH``)."""
+    if connection.vendor != "postgresql":
+        insert_move(move)
+        update_fields(table, names)
+        return move
+    sql, fields = _insert_update_sql(tuple(names))
+    params = _move_params(move)
+    params += [f.get_db_prep_save(getattr(table, f.attname), connection) for f in fields]
+    params.append(table.pk)
+    row = _fetch_one(sql, params)
+    return _inserted(move, row[0])
+
+
+@functools.lru_cache(maxsize=256)
+def _insert_update_sql(names: tuple[str, ...]) -> tuple[str, list[Any]]:
+    update, fields = _update_sql(Table, names, "postgresql")
+    insert = _insert_sql("postgresql")
+    return f"WITH inserted AS ({insert}) {update} RETURNING (SELECT id FROM inserted)", fields
 
 
 def update_fields(instance: Model, names: list[str]) -> None:
@@ -129,8 +184,7 @@ def update_fields(instance: Model, names: list[str]) -> None:
     sql, fields = _update_sql(type(instance), tuple(names), connection.vendor)
     params: list[Any] = [f.get_db_prep_save(getattr(instance, f.attname), connection) for f in fields]
     params.append(instance.pk)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+    _fetch_one(sql, params)
 
 
 @functools.lru_cache(maxsize=256)

@@ -17,7 +17,6 @@ urlpatterns = [
     path("tables/<id:table_id>/leave/", apis.TableLeaveApi.as_view(), name="api-table-leave"),
     path("tables/<id:table_id>/positions/", apis.TablePositionsApi.as_view(), name="api-table-positions"),
     path("tables/<id:table_id>/invite-bot/", apis.TableInviteBotApi.as_view(), name="api-table-invite-bot"),
-    path("tables/<id:table_id>/moves/", apis.TableMovesApi.as_view(), name="api-table-moves"),
     path("tables/<id:table_id>/resign/", apis.TableResignApi.as_view(), name="api-table-resign"),
     path("tables/<id:table_id>/record/", apis.TableRecordApi.as_view(), name="api-table-record"),
     path("tables/<id:table_id>/review/", review_api.TableReviewApi.as_view(), name="api-table-review"),

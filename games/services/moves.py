@@ -128,18 +128,23 @@ def _adjudicate(table: Table, seat: int, ply: int, move: str, now: datetime) -> 
         raise IllegalMoveError(translate_illegal(exc, echo=False), refusal=refusal(exc)) from None
     assert after.last_move is not None
     fields = _charge_mover(table, seat, now)
-    record = rows.insert_move(
-        Move(
-            table_id=table.pk,
-            seq=table.actions,
-            ply=after.ply,
-            seat=seat,
-            kind=Move.Kind.MOVE,
-            notation=after.last_move,
-            submitted=normalize(text=move)[:80],
-        )
+    record = Move(
+        table_id=table.pk,
+        seq=table.actions,
+        ply=after.ply,
+        seat=seat,
+        kind=Move.Kind.MOVE,
+        notation=after.last_move,
+        submitted=normalize(text=move)[:80],
     )
-    rows.update_fields(table, fields + record_transition(table=table, state=after, now=now))
+    if after.is_over:
+        # The game's end reads the moves (was it rated? games.services.transitions): this one first.
+        rows.insert_move(record)
+        rows.update_fields(table, fields + record_transition(table=table, state=after, now=now))
+    else:
+        # Any other move: its row and the table's in one statement (games.rows).
+        fields += record_transition(table=table, state=after, now=now)
+        rows.insert_move_and_update(record, table, fields)
     return MoveOutcome(record, table, created=True)
 
 
