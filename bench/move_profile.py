@@ -342,6 +342,7 @@ RULES: list[tuple[str, str | None, str]] = [
     ("/engine/", "play", "engine: play"),
     ("/engine/", "to_dict", "engine: to_dict"),
     ("/games/rows.py", "lock_table_for_player", "service: locked read (SQL)"),
+    ("/games/rows.py", "insert_move_and_update", "model saves: insert move + update table (SQL)"),
     ("/games/rows.py", "insert_move", "model saves: insert move (SQL)"),
     ("/games/rows.py", "update_fields", "model saves: update table (SQL)"),
     ("/live/", None, "after commit: live publish"),
@@ -970,8 +971,10 @@ def main() -> None:
     print(
         f"move: mean {move_ms:.2f} ms, median {statistics.median(times) * 1000:.2f} ms, "
         f"p99 {sorted(times)[int(0.99 * (len(times) - 1))] * 1000:.2f} ms; "
-        f"SQL {sql_count / args.moves:.1f} statements, {sql_time / args.moves * 1000:.2f} ms a move "
-        f"(+ COMMIT); {per_move} statements in the captured move; CPU (this process) {move_cpu:.2f} ms"
+        f"SQL seen by Django's execute wrappers {sql_count / args.moves:.1f} statements, "
+        f"{sql_time / args.moves * 1000:.2f} ms a move (+ COMMIT; the move's prepared statements, "
+        f"games.rows, pass them by); {per_move} statements in the captured move; "
+        f"CPU (this process) {move_cpu:.2f} ms"
     )
     print(
         f"bare read (GET /api/v1/health/): mean {read_ms:.2f} ms, "

@@ -26,7 +26,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection
-from django.db.models import Model
+from django.db.models import JSONField, Model
 from django.utils.dateparse import parse_datetime
 
 from .models import Move, Seat, Table
@@ -101,8 +101,9 @@ def _prepared() -> bool:
     return connection.vendor == "postgresql" and settings.DB_PREPARED_MOVES and not connection.queries_logged
 
 
-def _fetch_one(sql: str, params: list[Any]) -> Any:
-    """Run one of the move's statements and return its first row (None if it returns none)."""
+def _fetch_one(sql: str, params: list[Any], *, returns: bool = True) -> Any:
+    """Run one of the move's statements and return its first row (None when ``returns`` is
+    false: the statement gives no rows)."""
     if _prepared():
         import psycopg  # only with PostgreSQL
 
@@ -110,10 +111,39 @@ def _fetch_one(sql: str, params: list[Any]) -> Any:
         # psycopg's plain cursor binds on the server (Django's own binds on the client).
         with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as raw:
             raw.execute(sql, params, prepare=True)
-            return raw.fetchone() if raw.description else None
+            return raw.fetchone() if returns else None
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        return cursor.fetchone() if cursor.description else None
+        return cursor.fetchone() if returns else None
+
+
+def _value_of(field: Any) -> Any:
+    """How the prepared statements take ``field``'s value (chosen once per field): what
+    ``get_db_prep_save`` gives on PostgreSQL, without its generic steps: JSON wrapped as
+    ``jsonb`` (no field here has its own encoder), anything else as it is (an aware datetime, an
+    int, a string)."""
+    from psycopg.types.json import Jsonb  # only with PostgreSQL
+
+    if isinstance(field, JSONField):
+        assert field.encoder is None, field
+        return lambda value: None if value is None else Jsonb(value)
+    return None
+
+
+@functools.cache
+def _preps(fields: tuple[Any, ...]) -> tuple[Any, ...]:
+    return tuple(_value_of(f) for f in fields)
+
+
+def _params(instance: Model, fields: list[Any] | tuple[Any, ...]) -> list[Any]:
+    """The values of ``fields`` of ``instance`` for a statement of this module."""
+    if not _prepared():
+        return [f.get_db_prep_save(getattr(instance, f.attname), connection) for f in fields]
+    out = []
+    for f, prep in zip(fields, _preps(tuple(fields)), strict=True):
+        value = getattr(instance, f.attname)
+        out.append(prep(value) if prep is not None else value)
+    return out
 
 
 def lock_table_for_player(table_id: int, player_id: int) -> tuple[Table | None, int | None]:
@@ -141,7 +171,7 @@ def _move_params(move: Move) -> list[Any]:
     for f in _MOVE_FIELDS:
         if getattr(f, "auto_now_add", False):
             setattr(move, f.attname, f.pre_save(move, add=True))
-    return [f.get_db_prep_save(getattr(move, f.attname), connection) for f in _MOVE_FIELDS]
+    return _params(move, _MOVE_FIELDS)
 
 
 def _inserted(move: Move, pk: int) -> Move:
@@ -165,8 +195,7 @@ def insert_move_and_update(move: Move, table: Table, names: list[str]) -> Move:
         update_fields(table, names)
         return move
     sql, fields = _insert_update_sql(tuple(names))
-    params = _move_params(move)
-    params += [f.get_db_prep_save(getattr(table, f.attname), connection) for f in fields]
+    params = _move_params(move) + _params(table, fields)
     params.append(table.pk)
     row = _fetch_one(sql, params)
     return _inserted(move, row[0])
@@ -182,9 +211,9 @@ def _insert_update_sql(names: tuple[str, ...]) -> tuple[str, list[Any]]:
 def update_fields(instance: Model, names: list[str]) -> None:
     """UPDATE the named fields of ``instance``'s row."""
     sql, fields = _update_sql(type(instance), tuple(names), connection.vendor)
-    params: list[Any] = [f.get_db_prep_save(getattr(instance, f.attname), connection) for f in fields]
+    params = _params(instance, fields)
     params.append(instance.pk)
-    _fetch_one(sql, params)
+    _fetch_one(sql, params, returns=False)
 
 
 @functools.lru_cache(maxsize=256)
