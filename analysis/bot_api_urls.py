@@ -1,5 +1,9 @@
-"""Filled in by its module's owner."""
+"""``/api/v1/bots/`` (``analysis.bot_apis``)."""
 
-from django.urls import URLPattern, URLResolver
+from django.urls import URLPattern, URLResolver, path
 
-urlpatterns: list[URLPattern | URLResolver] = []
+from . import bot_apis
+
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("bots/", bot_apis.BotsApi.as_view(), name="api-bots"),
+]

@@ -1,5 +1,9 @@
-"""Filled in by its module's owner."""
+"""The Bots page (``analysis.bot_pages``)."""
 
-from django.urls import URLPattern, URLResolver
+from django.urls import URLPattern, URLResolver, path
 
-urlpatterns: list[URLPattern | URLResolver] = []
+from . import bot_pages
+
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("bots/", bot_pages.bots_page, name="bots"),
+]

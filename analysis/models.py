@@ -65,7 +65,9 @@ class ExplorerMove(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["game", "players", "position", "move"], name="explorer_move_unique")
+            models.UniqueConstraint(
+                fields=["game", "players", "position", "move"], name="explorer_move_unique"
+            )
         ]
 
     def __str__(self) -> str:
@@ -94,9 +96,7 @@ class BotRating(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["game", "players", "level"], name="bot_rating_unique")
-        ]
+        constraints = [models.UniqueConstraint(fields=["game", "players", "level"], name="bot_rating_unique")]
         ordering = ["game", "players", "level"]
 
     def __str__(self) -> str:

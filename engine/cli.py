@@ -69,12 +69,18 @@ def _parser() -> argparse.ArgumentParser:
     match = sub.add_parser(
         "match",
         help="bot-versus-bot series with seats rotated; win rates with 95%% intervals",
-        description="Play a series between bots (random, greedy, search), rotating seats so every bot "
-        "plays every seat equally. A bot ranked first alone wins; a shared first place is half a win each.",
+        description="Play a series between bots (levels 1 to 8, or the kinds random, greedy, search), "
+        "rotating seats so every bot plays every seat equally. A bot ranked first alone wins; a shared "
+        "first place is half a win each. Levels search a fixed amount of work per move (the same on any "
+        "machine); --budget only sets the thinking time of the kind 'search'.",
     )
     match.add_argument("--game", choices=GAMES, default="pacru")
     match.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
-    match.add_argument("--bots", default="greedy,random", help="comma-separated levels, one per seat")
+    match.add_argument(
+        "--bots",
+        default="greedy,random",
+        help="comma-separated levels (1-8, random, greedy, search), one per seat",
+    )
     match.add_argument("--games", type=int, default=20)
     match.add_argument("--budget", type=float, default=0.2, help="seconds per move for the search bot")
     match.add_argument("--seed", type=int, default=1)

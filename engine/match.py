@@ -25,6 +25,9 @@ class Tally:
     plies: int = 0
     moves: int = 0
     thinking: float = 0.0
+    #: Per bot: moves chosen and seconds spent choosing them.
+    moves_by: dict[str, int] = field(default_factory=dict)
+    thinking_by: dict[str, float] = field(default_factory=dict)
 
 
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -58,8 +61,11 @@ def play_series(
             name, bot = seating[state.to_move - 1]
             start = time.perf_counter()
             move = bot.choose(state, budget=budget, seed=seed * 1_000_003 + g * 1009 + state.ply)
-            tally.thinking += time.perf_counter() - start
+            spent = time.perf_counter() - start
+            tally.thinking += spent
             tally.moves += 1
+            tally.moves_by[name] = tally.moves_by.get(name, 0) + 1
+            tally.thinking_by[name] = tally.thinking_by.get(name, 0.0) + spent
             state = state.play(move)
         ranks = state.ranking()
         firsts = [seating[s - 1][0] for s, r in ranks.items() if r == 1]
@@ -87,9 +93,10 @@ def report(tally: Tally, bots: list[str]) -> list[str]:
         seats = bots.count(name)
         wins = tally.wins[name] / seats
         low, high = wilson(wins, tally.games)
+        per_move = tally.thinking_by.get(name, 0.0) / max(tally.moves_by.get(name, 0), 1)
         lines.append(
             f"{name:10} wins {wins:6.1f} of {tally.games} = {wins / max(tally.games, 1):6.1%}  "
-            f"(95 % interval {low:.1%} – {high:.1%})"
+            f"(95 % interval {low:.1%} – {high:.1%}); {per_move * 1000:.1f} ms per move"
         )
     lines.append(
         f"average plies per game: {tally.plies / max(tally.games, 1):.1f}; "

@@ -40,6 +40,8 @@ def bot_turn(*, table_id: int, expected_actions: int | None = None) -> str:
     if not claim_turn(table):
         return "leased"
     seat = Seat.objects.select_related("player").get(table=table, number=table.to_move)
+    # A level ("1" … "8") plays its fixed work per move whatever the budget (the same moves on any
+    # machine); only the legacy "search" kind thinks for the account's bot_budget seconds.
     bot = bots.get(seat.player.bot_level or "random")
     state = engine.load(table.position)
     move = bot.choose(state, budget=seat.player.bot_budget, seed=table.pk * 100_003 + table.ply)

@@ -47,7 +47,7 @@ REFUSED_CATEGORIES = {
 #: At most this many combining marks on one character (no "Zalgo" names that cover a page).
 MAX_MARKS = 3
 #: Names of the house bots (``games.housebots``): only bots may carry them.
-BOT_NAME = re.compile(r"^(random|greedy|search) bot( \d+)?$")
+BOT_NAME = re.compile(r"^((random|greedy|search) bot|bot level \d)( \d+)?$")
 #: Names of guest accounts: only guests may carry them.
 GUEST_NAME = re.compile(r"^guest [0-9a-f]{6,8}$")
 #: The names deleted accounts get (``accounts.services.delete_account``): nobody may take one.

@@ -12,6 +12,7 @@ from rest_framework import serializers
 
 import engine
 from common.validation import DB_INT_MAX
+from engine.bots.levels import CODES as LEVEL_CODES
 
 from . import selectors
 from .clocks import TimeControl
@@ -57,8 +58,8 @@ class TableCreateIn(serializers.Serializer):
         max_length=10,
         required=False,
         allow_blank=True,
-        help_text="invite house bots of this level (random, greedy, search) at once: the table and "
-        "its bots, or nothing",
+        help_text="invite house bots of this level (1 to 8, or random, greedy, search) at once: the "
+        "table and its bots, or nothing",
     )
     bots = serializers.IntegerField(min_value=1, max_value=3, default=1, help_text="how many bots")
 
@@ -80,9 +81,9 @@ class MoveIn(serializers.Serializer):
 
 class InviteBotIn(serializers.Serializer):
     level = serializers.ChoiceField(
-        choices=[("random", "random"), ("greedy", "greedy"), ("search", "search")],
+        choices=[(c, c) for c in (*LEVEL_CODES, "random", "greedy", "search")],
         required=False,
-        help_text="a house bot of this level",
+        help_text="a house bot of this level: 1 (weakest) to 8, or a legacy kind random, greedy, search",
     )
     player = serializers.IntegerField(
         min_value=1,

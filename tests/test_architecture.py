@@ -31,8 +31,28 @@ ALLOWED = {
     "community": {"engine", "common", "games", "ratings", "tournaments", "analysis"},
     "accounts": {"engine", "common", "games", "ratings", "tournaments", "analysis", "community"},
     "live": {"engine", "common", "games", "ratings", "tournaments", "analysis", "community", "accounts"},
-    "web": {"engine", "common", "games", "ratings", "tournaments", "analysis", "community", "accounts", "live"},
-    "config": {"common", "games", "ratings", "tournaments", "analysis", "community", "accounts", "live", "web"},
+    "web": {
+        "engine",
+        "common",
+        "games",
+        "ratings",
+        "tournaments",
+        "analysis",
+        "community",
+        "accounts",
+        "live",
+    },
+    "config": {
+        "common",
+        "games",
+        "ratings",
+        "tournaments",
+        "analysis",
+        "community",
+        "accounts",
+        "live",
+        "web",
+    },
 }
 #: Modules of ``games`` that other apps must not import: views, URLs, admin, tasks and internals.
 GAMES_INTERNAL = {"games.apis", "games.urls", "games.admin", "games.tasks", "games.rows", "games.receivers"}

@@ -118,6 +118,22 @@ def test_query_counts() -> None:
     assert "api ladders/" in out and "grows" not in out.split("(queries;")[0]
 
 
+def test_bot_ladder() -> None:
+    """The cheapest levels at 2 and 3 seats: each table and every level's row is printed."""
+    out = run(
+        "bot_ladder", "--game", "shacru", "--players", "2", "3", "--levels", "1-3", "--games", "1", "--quiet"
+    )  # fmt: skip
+    assert "shacru at 2 seats: 2 games" in out and "shacru at 3 seats: 1 games" in out, out
+    assert re.search(r"^\s+3\s+\S+\s+\d+\s+\d+\s+\d+\s+\S+/\d+ = \d+%\s+[\d.]+$", out, re.M), out
+
+
+def test_analysis_cost() -> None:
+    """Plies per second of analysis at the cheapest depth, for two games."""
+    out = run("analysis_cost", "--depths", "3", "--games", "shacru", "pacru", "--plies", "4")
+    assert re.search(r"^shacru\s+3\s+\d+\s+4\s+[\d.]+\s+[\d.]+", out, re.M), out
+    assert re.search(r"^pacru\s+3\s+\d+\s+4\s+[\d.]+\s+[\d.]+", out, re.M), out
+
+
 # ----------------------------------------------------------------------------- PostgreSQL
 @pytest.mark.postgres
 def test_mail_moves(pg_admin: str) -> None:
@@ -155,6 +171,19 @@ def test_load_moves(pg_admin: str) -> None:
     )  # fmt: skip
     responses = re.search(r"responses: \{(.*)\}", out)
     assert responses and set(re.findall(r"(\d+):", responses.group(1))) == {"201"}, out[-2000:]
+
+
+@pytest.mark.postgres
+def test_load_moves_compare(pg_admin: str) -> None:
+    """One run: bare reads, moves, then moves at a share of their peak, and the summary line."""
+    out = run(
+        "load_moves", "--database", pg_admin, "--tables", "4", "--seconds", "1", "--clients", "2",
+        "--procs", "1", "--workers", "1", "--threads", "2", "--port", str(free_port()), "--compare",
+    )  # fmt: skip
+    assert out.count("responses: {201:") == 3, out[-2000:]
+    assert re.search(r"summary: \d+ moves/s against \d+ bare reads/s \(\d+\.\d\dx\); at \d+ moves/s", out), (
+        out[-2000:]
+    )
 
 
 @pytest.mark.postgres
@@ -228,6 +257,22 @@ def test_faults_live_killed(pg_admin: str) -> None:
         "--live-tables", "4", "--down", "1",
     )  # fmt: skip
     assert "reconnected 20/20;" in out and "events lost: 0 " in out, out[-3000:]
+
+
+@pytest.mark.postgres
+def test_analysis_cost_queue(pg_admin: str) -> None:
+    """A few queued analyses through a real worker: every one done, none computed twice."""
+    redis = RedisServer()
+    redis.start()
+    try:
+        out = run(
+            "analysis_cost", "--no-engine", "--games", "shacru", "--queue", "3", "--queue-depth", "3",
+            "--queue-plies", "4", "--concurrency", "1", "--database", pg_admin, "--redis", redis.url,
+        )  # fmt: skip
+    finally:
+        redis.stop()
+    assert "slow queue: 3/3 games analysed" in out, out[-3000:]
+    assert "computed more than once: 0; failed: 0" in out, out[-3000:]
 
 
 def test_every_bench_is_run() -> None:

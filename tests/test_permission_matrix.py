@@ -56,6 +56,8 @@ from tournaments.models import (
 )
 from tournaments.pools import services as pools
 
+from .analysis.analysis_matrix import ANALYSIS_MATRIX, ANALYSIS_OPERATIONS
+from .analysis.explorer_matrix import EXPLORER_MATRIX, EXPLORER_OPERATIONS
 from .community.chat_matrix import CHAT_MATRIX, CHAT_OPERATIONS
 from .community.friends_matrix import FRIENDS_MATRIX, FRIENDS_OPERATIONS
 from .community.moderation_matrix import MODERATION_MATRIX, MODERATION_OPERATIONS
@@ -748,6 +750,12 @@ MATRIX |= MODERATION_MATRIX
 # Correspondence vacation: tests/games/vacation_matrix.py.
 OPERATIONS += VACATION_OPERATIONS
 MATRIX |= VACATION_MATRIX
+# Hints: tests/analysis/explorer_matrix.py.
+OPERATIONS += EXPLORER_OPERATIONS
+MATRIX |= EXPLORER_MATRIX
+# Game analysis: tests/analysis/analysis_matrix.py.
+OPERATIONS += ANALYSIS_OPERATIONS
+MATRIX |= ANALYSIS_MATRIX
 
 #: Operations a non-participant may call with a 2xx answer that must change nothing.
 NO_OPS = {

@@ -25,6 +25,7 @@ from django.views.decorators.http import require_POST
 import engine
 from accounts import notify
 from accounts import services as account_services
+from analysis import hints
 from common.errors import NotFound, ServiceError
 from common.http import conditional, fragment_response
 from common.players import visitor_player
@@ -33,7 +34,7 @@ from common.throttles import client_address
 from community import challenges, friends
 from community import pages as chat_pages
 from engine.render import board_text
-from games import selectors, services, vacation
+from games import botlevels, selectors, services, vacation
 from games.guests import guest_creation_allowed
 from games.housebots import bots_levels
 from games.models import GameKind, Move, Table
@@ -63,9 +64,14 @@ TIME_CONTROL_LABELS = [
     ("byoyomi", gettext_lazy("Byo-yomi 5 min, 3 × 30 s")),
     ("correspondence", gettext_lazy("Correspondence, 3 days a move")),
 ]
-BOT_LEVELS = [("", gettext_lazy("no bot")), ("random", gettext_lazy("Random (beginner)")),
-              ("greedy", gettext_lazy("Greedy (club)")),
-              ("search", gettext_lazy("Search (strong, 1 s a move)"))]  # fmt: skip
+BOT_LEVELS = [("", gettext_lazy("no bot")), *botlevels.choices()]
+
+
+class BotLevelField(forms.ChoiceField):
+    """The levels 1–8 as choices; the legacy kinds (random, greedy, search) are still accepted."""
+
+    def valid_value(self, value: Any) -> bool:
+        return value in bots_levels() or super().valid_value(value)
 
 
 class TableForm(forms.Form):
@@ -91,7 +97,7 @@ class TableForm(forms.Form):
         label=gettext_lazy("Rated"),
         help_text=gettext_lazy("casual games are not rated; games with bots never are"),
     )
-    bot = forms.ChoiceField(choices=BOT_LEVELS, required=False, label=gettext_lazy("Invite bots"))
+    bot = BotLevelField(choices=BOT_LEVELS, required=False, label=gettext_lazy("Invite bots"))
     bots = forms.TypedChoiceField(
         choices=[(1, "1"), (2, "2"), (3, "3")], coerce=int, initial=1, label=gettext_lazy("How many bots")
     )
@@ -202,7 +208,7 @@ def _home_context(request: HttpRequest, form: TableForm | None = None) -> dict[s
     """The whole lobby; for a logged-in player "My page": also my events, the challenges waiting
     for me and mine, my ladder places (read once per page load: the live part is the tables)."""
     context = _lobby_context(request)
-    context.update(form=form or TableForm(), guest_play=settings.GUEST_PLAY)
+    context.update(form=form or TableForm(), guest_play=settings.GUEST_PLAY, bot_levels=botlevels.LEVEL_TEXTS)
     # "Play now": the quick pairing pools (tournaments.pools; its live fragment is /play-now/).
     context.update(play=pools.play_now(context["me"]))
     if context["me"] is not None:
@@ -330,6 +336,8 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     boot["noShowSeats"] = [n for n, e in words["seat_endings"].items() if e == SEAT_ENDINGS[Ending.NO_SHOW]]
     # "on vacation until …" beside a seat whose correspondence clock waits for its player's return.
     boot["vacation"] = vacation.seat_notes(table=table)
+    # "Show me a good move" for the seated player (analysis.hints: casual games against the bots).
+    boot["hint"] = hints.offered(table=table, seat=my_seat)
     context = {
         "table": table,
         "boot": boot,
@@ -404,12 +412,12 @@ def play_bot(request: HttpRequest) -> HttpResponse:
     """One click to a casual game against a bot: a visitor gets a guest account (``GUEST_PLAY``;
     at most ``GUEST_RATE`` per address). The level is checked before anything is made, and the
     table and its bot are made in one transaction: a failure leaves neither."""
-    level = request.POST.get("level", "greedy")
+    level = request.POST.get("level", "2")
     game = request.POST.get("game", "pacru")
     if level not in bots_levels() or game not in GameKind.values:
         messages.error(
             request,
-            # Translators: %(levels)s lists the bot levels by their code names: "random, greedy, search".
+            # Translators: %(levels)s lists the bot levels: "1, 2, … 8, random, greedy, search".
             _("choose a bot level (%(levels)s) and a game") % {"levels": ", ".join(bots_levels())},
         )
         return redirect("home")

@@ -1,4 +1,5 @@
-"""Engine players of graded strength: ``random``, ``greedy`` and ``search``.
+"""Engine players of graded strength: levels ``"1"`` … ``"8"`` (:mod:`engine.bots.levels`) and
+the three kinds they are made of, ``random``, ``greedy`` and ``search``.
 
 Every bot answers :meth:`Bot.choose` with one complete canonical move string
 (effect cells, ``(*)``, meeting cell, reorientations and their removed
@@ -17,23 +18,33 @@ True
 
 from __future__ import annotations
 
-from .base import Bot
+from .base import Bot, Verdict
 from .greedy import GreedyBot
+from .levels import CODES, LevelBot, level
 from .random_bot import RandomBot
 from .search import SearchBot
 
+#: The legacy kinds (still valid names): the random, greedy and search bots themselves, the
+#: search bot thinking for a time budget.
 LEVELS = ("random", "greedy", "search")
 
 
-def get(level: str) -> Bot:
-    """The bot of this level (``random``, ``greedy`` or ``search``)."""
-    if level == "random":
+def get(name: str) -> Bot:
+    """The bot called ``name``: a level ``"1"`` … ``"8"`` (or its code name), which searches a fixed
+    amount of work per move, or one of the kinds ``random``, ``greedy`` and ``search`` (the search
+    bot thinking for the ``budget`` it is given, or for ``iterations``)."""
+    if name == "random":
         return RandomBot()
-    if level == "greedy":
+    if name == "greedy":
         return GreedyBot()
-    if level == "search":
+    if name == "search":
         return SearchBot()
-    raise ValueError(f"unknown bot level {level!r}: choose one of {', '.join(LEVELS)}")
+    try:
+        return LevelBot(level(name).number)
+    except ValueError:
+        raise ValueError(
+            f"unknown bot level {name!r}: choose one of {', '.join(CODES)} or {', '.join(LEVELS)}"
+        ) from None
 
 
-__all__ = ["LEVELS", "Bot", "GreedyBot", "RandomBot", "SearchBot", "get"]
+__all__ = ["CODES", "LEVELS", "Bot", "GreedyBot", "LevelBot", "RandomBot", "SearchBot", "Verdict", "get"]

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 import random
+from dataclasses import dataclass
 from typing import Protocol
 
 from ..board import BORDERLAND, BORDERLAND_CELLS, CELL_INDEX, CELL_NAMES
@@ -93,6 +94,51 @@ def values(state: State) -> list[float]:
     return out
 
 
+def expected_scores(raw: list[float]) -> list[float]:
+    """Per-seat values (index 0 unused) scaled into expected scores: each in 0…1 (1 = first
+    place, 0 = last) and summing to ``players / 2``, as the scores of a finished game do."""
+    seats = len(raw) - 1
+    target = seats / 2
+    out = [0.0] + [min(1.0, max(0.0, v)) for v in raw[1:]]
+    fixed: set[int] = set()
+    for _ in range(seats):
+        free = [i for i in range(1, seats + 1) if i not in fixed]
+        room = target - sum(out[i] for i in fixed)
+        total = sum(out[i] for i in free)
+        if not free:
+            break
+        if total <= 1e-12:
+            for i in free:
+                out[i] = room / len(free)
+        else:
+            for i in free:
+                out[i] = out[i] * room / total
+        over = [i for i in free if out[i] > 1.0]
+        if not over:
+            break
+        for i in over:
+            out[i] = 1.0
+            fixed.add(i)
+    return out
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What a search thinks of a position (:meth:`SearchBot.analyse`)."""
+
+    #: The move the search prefers.
+    best: str
+    #: Index = seat (index 0 unused): each seat's expected score, 1 = first place, 0 = last.
+    values: list[float]
+    #: The root moves searched -> the mover's expected score after each.
+    moves: dict[str, float]
+    #: The preferred line from here, best move first (at most :data:`LINE` moves).
+    line: list[str]
+
+
+LINE = 6
+
+
 def meeting_picks(state: State, cells: tuple[str, ...], limit: int) -> list[str]:
     """The most useful meeting fields: another player's colour, where the mover has chevrons."""
     me = state.to_move
@@ -137,4 +183,13 @@ def random_reorientation(state: State, rng: random.Random) -> str | None:
     return with_effects(CELL_NAMES[cell] + TURN_SYMBOLS[turn], removed)
 
 
-__all__ = ["BORDERLAND_CELLS", "Bot", "candidates", "evaluate", "values"]
+__all__ = [
+    "BORDERLAND_CELLS",
+    "LINE",
+    "Bot",
+    "Verdict",
+    "candidates",
+    "evaluate",
+    "expected_scores",
+    "values",
+]

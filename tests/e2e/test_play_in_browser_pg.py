@@ -159,14 +159,14 @@ def test_a_bot_seat_answers_through_the_celery_worker(
     alice = people.open("alice")
     bob = people.open("bob")
 
-    table_id = open_table_from_lobby(alice, game="pacru", players="3", bot="greedy", bots="1")
+    table_id = open_table_from_lobby(alice, game="pacru", players="3", bot="2", bots="1")
     expect(alice.locator("#wait-h")).to_contain_text("(2/3)")
 
     bob.goto(f"{live_server.url}/tables/{table_id}/")
     bob.locator("#join").click()
     expect(bob.locator("#status")).to_contain_text("Alice to move")
     expect(alice.locator("#status")).to_have_text("Your turn.")
-    expect(alice.locator("#seats")).to_contain_text("Greedy Bot (bot)")
+    expect(alice.locator("#seats")).to_contain_text("Bot level 2 (bot)")
 
     click(alice, "g1")
     click(alice, "g2")

@@ -8,6 +8,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
+from games.botlevels import LEVEL_TEXTS
 from games.models import GameKind
 
 from ..models import League, Tournament
@@ -243,6 +244,7 @@ class TournamentForm(forms.Form):
 
 
 LEVEL_CHOICES = [
+    *((lv.code, lv.label) for lv in LEVEL_TEXTS),
     ("random", pgettext_lazy("house bot level", "random")),
     ("greedy", pgettext_lazy("house bot level", "greedy")),
     ("search", pgettext_lazy("house bot level", "search")),

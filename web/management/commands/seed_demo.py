@@ -13,6 +13,7 @@ from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
 from accounts.models import Account
+from analysis import explorer
 from engine.playout import random_step
 from games import services
 from games.housebots import bot_accounts
@@ -59,6 +60,9 @@ class Command(BaseCommand):
             # And from before the community: chat, friends, a report and a vacation, once.
             if league is not None and seed_community(league=league):
                 added.append("community")
+            # And from before the explorer: the finished tables' moves in its index, once.
+            if explorer.index_pending():
+                added.append("explorer")
             if added:
                 self.stdout.write(self.style.SUCCESS(f"demo {' and '.join(added)} created"))
             else:
@@ -99,6 +103,7 @@ class Command(BaseCommand):
             organiser=organiser.player, league=League.objects.get(slug="demo-club"), make_player=self._player
         )
         seed_community(league=League.objects.get(slug="demo-club"))
+        explorer.index_pending()  # the finished tables' moves, for the explorer (and any the task missed)
         names = [n for n, _ in DEMO_PLAYERS + SEASON_PLAYERS + TEAM_PLAYERS]
         self.stdout.write(self.style.SUCCESS(f"demo data created: players {', '.join(names)} and organiser"))
 

@@ -1,0 +1,394 @@
+"""The bot ladder: the levels play each other in-process, TrueSkill rates them, ``BotRating`` keeps it.
+
+**Series.** For one game and seat count, the chosen levels (at least as many as the seats) are cut
+into windows of consecutive levels as wide as the table (levels 1–8 at 2 seats: 1–2, 2–3, …, 7–8;
+at 4 seats: 1–4, 2–5, …, 5–8), and each window plays ``games`` games with its seats rotated (game
+``g`` seats the window shifted by ``g``), so over a multiple of the seat count every level of the
+window plays every seat equally often. Every move is the level's own choice
+(:func:`engine.bots.levels.choose`) seeded from the run's seed, the game and the ply: a series is
+reproducible from its seed on any machine (unless a level's safety cap cuts a search short).
+
+**Rating.** Each game's ranks (:meth:`engine.state.State.ranking`; ties shared) update the levels'
+TrueSkill ratings with the project's own environment (:func:`ratings.environment.rate`), one game
+after another in the order played. **Against the level below**: in every game where a level and the
+level one number below both sat, the level scores 1 if it finished above it, ½ if level, 0 if below
+(at 2 seats simply its wins). **Time per move**: the mean wall time of the level's choices, on the
+machine that ran the series (a level's *moves* do not depend on the machine, its time does).
+
+**Storage** (:func:`store`): in one transaction, the level's rows are made if missing, locked (in
+level order) and the series' games applied to the ratings read under the lock, so two runs at
+once both count, one after the other; a run adds its games to what earlier runs measured. The time
+per move is the mean over all runs, weighted by their games.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from multiprocessing import get_context
+
+from django.db import transaction
+
+from engine.bots import levels as bot_levels
+from engine.variants import new_game
+from games import botlevels
+from ratings import display
+from ratings.environment import MU, SIGMA, rate
+
+from .models import BotRating
+
+GAMES = ("pacru", "shacru", "azacru")
+SEATS = (2, 3, 4)
+#: A game that reaches this many plies ends and is ranked by markers (the engine's own limit).
+PLY_LIMIT = 1000
+
+
+def parse_levels(text: str | Iterable[int]) -> list[int]:
+    """``"1-8"``, ``"2,4,6"``, ``"1-3,7"`` (or numbers) → sorted distinct level numbers.
+
+    Raises ``ValueError`` (in words) for anything else or a level that does not exist."""
+    known = {lv.number for lv in bot_levels.LEVELS}
+    numbers: set[int] = set()
+    if isinstance(text, str):
+        for part in text.replace(" ", "").split(","):
+            if not part:
+                continue
+            low, dash, high = part.partition("-")
+            if not low.isdigit() or (dash and not high.isdigit()):
+                raise ValueError(f"levels: {text!r} is not like 1-8 or 2,4,6")
+            numbers.update(range(int(low), int(high if dash else low) + 1))
+    else:
+        numbers.update(int(n) for n in text)
+    unknown = sorted(numbers - known)
+    if unknown:
+        raise ValueError(
+            f"levels: no level {', '.join(map(str, unknown))} (there are {min(known)}–{max(known)})"
+        )
+    if not numbers:
+        raise ValueError("levels: name at least one level")
+    return sorted(numbers)
+
+
+def windows(levels: Sequence[int], players: int) -> list[tuple[int, ...]]:
+    """The groups of consecutive levels that play each other at ``players`` seats."""
+    if len(levels) < players:
+        raise ValueError(f"{players} seats need at least {players} levels, got {len(levels)}")
+    ordered = sorted(levels)
+    return [tuple(ordered[i : i + players]) for i in range(len(ordered) - players + 1)]
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One ladder game: the level at each seat (seat 1 first) and each seat's rank (1 = first)."""
+
+    levels: tuple[int, ...]
+    ranks: tuple[int, ...]
+    plies: int
+
+
+@dataclass
+class Tally:
+    """What a series measured of one level (before rating)."""
+
+    games: int = 0
+    games_below: int = 0
+    points_below: float = 0.0
+    moves: int = 0
+    seconds: float = 0.0
+
+    @property
+    def ms_per_move(self) -> float | None:
+        return 1000 * self.seconds / self.moves if self.moves else None
+
+
+@dataclass
+class Series:
+    game: str
+    players: int
+    levels: list[int]
+    seed: int
+    results: list[GameResult] = field(default_factory=list)
+    tallies: dict[int, Tally] = field(default_factory=dict)
+
+
+def game_seed(seed: int, window: int, game: int) -> int:
+    return (seed * 1_000_003 + window * 10_007 + game) % 2**31
+
+
+def play_game(
+    game: str,
+    seating: Sequence[int],
+    *,
+    seed: int,
+    ply_limit: int = PLY_LIMIT,
+    timer: Callable[[], float] = time.perf_counter,
+) -> tuple[GameResult, dict[int, tuple[int, float]]]:
+    """Play one game with ``seating[i]``'s level at seat ``i + 1``; its result and, per seat,
+    (moves made, seconds spent choosing them)."""
+    state = new_game(game, len(seating), ply_limit=ply_limit)
+    spent: dict[int, tuple[int, float]] = {seat: (0, 0.0) for seat in range(1, len(seating) + 1)}
+    while not state.is_over:
+        seat = state.to_move
+        start = timer()
+        move = bot_levels.choose(state, seating[seat - 1], seed=seed * 1009 + state.ply)
+        moves, seconds = spent[seat]
+        spent[seat] = (moves + 1, seconds + timer() - start)
+        state = state.play(move)
+    ranking = state.ranking()
+    ranks = tuple(ranking[seat] for seat in range(1, len(seating) + 1))
+    return GameResult(levels=tuple(seating), ranks=ranks, plies=state.ply), spent
+
+
+def play_series(
+    *,
+    game: str,
+    players: int,
+    levels: Sequence[int],
+    games: int,
+    seed: int = 1,
+    progress: Callable[[int, int], None] | None = None,
+    ply_limit: int = PLY_LIMIT,
+    jobs: int = 1,
+) -> Series:
+    """Play ``games`` games in each window of ``levels`` at ``players`` seats (no database).
+
+    With ``jobs`` above 1 the games are shared among that many processes; every game keeps its
+    own seed, so the results (not the times) are the same as played one after another."""
+    if game not in GAMES:
+        raise ValueError(f"game: choose one of {', '.join(GAMES)}")
+    if players not in SEATS:
+        raise ValueError("players: 2, 3 or 4")
+    if games < 1:
+        raise ValueError("games: at least 1")
+    plan = [
+        (group[g % players :] + group[: g % players], game_seed(seed, w, g))
+        for w, group in enumerate(windows(levels, players))
+        for g in range(games)
+    ]
+    series = Series(game=game, players=players, levels=sorted(levels), seed=seed)
+    series.tallies = {lv: Tally() for lv in series.levels}
+    if jobs > 1:
+        with ProcessPoolExecutor(jobs, mp_context=get_context("fork")) as pool:
+            futures = [
+                pool.submit(play_game, game, seating, seed=s, ply_limit=ply_limit) for seating, s in plan
+            ]
+            played = (f.result() for f in futures)
+            _collect(series, played, len(plan), progress)
+    else:
+        played = (play_game(game, seating, seed=s, ply_limit=ply_limit) for seating, s in plan)
+        _collect(series, played, len(plan), progress)
+    return series
+
+
+def _collect(
+    series: Series,
+    played: Iterable[tuple[GameResult, dict[int, tuple[int, float]]]],
+    total: int,
+    progress: Callable[[int, int], None] | None,
+) -> None:
+    for done, (result, spent) in enumerate(played, start=1):
+        series.results.append(result)
+        _count(series.tallies, result, spent)
+        if progress:
+            progress(done, total)
+
+
+def _count(tallies: dict[int, Tally], result: GameResult, spent: dict[int, tuple[int, float]]) -> None:
+    rank_of = dict(zip(result.levels, result.ranks, strict=True))
+    for seat, level in enumerate(result.levels, start=1):
+        t = tallies[level]
+        t.games += 1
+        moves, seconds = spent[seat]
+        t.moves += moves
+        t.seconds += seconds
+        if level - 1 in rank_of:
+            mine, theirs = rank_of[level], rank_of[level - 1]
+            t.games_below += 1
+            t.points_below += 1.0 if mine < theirs else 0.5 if mine == theirs else 0.0
+
+
+def rate_results(
+    game: str, results: Iterable[GameResult], start: dict[int, tuple[float, float]]
+) -> dict[int, tuple[float, float]]:
+    """The levels' (mu, sigma) after applying ``results`` in order, from ``start`` (a level not
+    in it starts as a newcomer)."""
+    current = dict(start)
+    for r in results:
+        before = [current.get(level, (MU, SIGMA)) for level in r.levels]
+        after = rate(game, before, list(r.ranks))
+        for level, rating in zip(r.levels, after, strict=True):
+            current[level] = rating
+    return current
+
+
+# ------------------------------------------------------------------------- storage
+def store(series: Series) -> list[BotRating]:
+    """Add the series' games to the stored ratings of its game and seat count (see the module
+    docstring); the levels' rows after it, in level order."""
+    key = {"game": series.game, "players": series.players}
+    with transaction.atomic():
+        for level in series.levels:
+            BotRating.objects.get_or_create(**key, level=level)
+        rows = list(
+            BotRating.objects.select_for_update().filter(**key, level__in=series.levels).order_by("level")
+        )
+        ratings = rate_results(series.game, series.results, {r.level: (r.mu, r.sigma) for r in rows})
+        for row in rows:
+            t = series.tallies[row.level]
+            row.mu, row.sigma = ratings[row.level]
+            ms = t.ms_per_move
+            if ms is not None:
+                row.ms_per_move = (
+                    ms if row.ms_per_move is None or not row.games
+                    else (row.ms_per_move * row.games + ms * t.games) / (row.games + t.games)
+                )  # fmt: skip
+            row.games += t.games
+            row.games_below += t.games_below
+            row.points_below += t.points_below
+            row.save()
+    return rows
+
+
+def run(
+    *,
+    game: str,
+    players: int,
+    levels: Sequence[int],
+    games: int,
+    seed: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    jobs: int = 1,
+) -> list[BotRating]:
+    """Play a series (outside any transaction: it may take minutes) and store it. Without a
+    ``seed``, :func:`next_seed`: a second run plays new games, not the first one's again."""
+    if seed is None:
+        seed = next_seed(game=game, players=players)
+    series = play_series(
+        game=game, players=players, levels=levels, games=games, seed=seed, progress=progress, jobs=jobs
+    )
+    return store(series)
+
+
+def next_seed(*, game: str, players: int) -> int:
+    """A seed no earlier run took by default: one more than the ladder games stored so far for this
+    game and seat count (the same database state gives the same seed)."""
+    return 1 + sum(BotRating.objects.filter(game=game, players=players).values_list("games", flat=True))
+
+
+# ------------------------------------------------------------------------- reading
+@dataclass(frozen=True)
+class Row:
+    """One level's line of a ladder table (stored or just measured)."""
+
+    level: int
+    mu: float | None = None
+    sigma: float | None = None
+    games: int = 0
+    games_below: int = 0
+    points_below: float = 0.0
+    ms_per_move: float | None = None
+
+    @property
+    def measured(self) -> bool:
+        return self.games > 0 and self.mu is not None
+
+    @property
+    def rating(self) -> int | None:
+        return display.rating(self.mu) if self.measured and self.mu is not None else None
+
+    @property
+    def uncertainty(self) -> int | None:
+        return display.uncertainty(self.sigma) if self.measured and self.sigma is not None else None
+
+    @property
+    def score_below(self) -> float | None:
+        """The share of points against the level below (None: never met it)."""
+        return self.points_below / self.games_below if self.games_below else None
+
+
+def stored_rows(*, game: str, players: int) -> list[Row]:
+    """Every level's row for one game and seat count (levels never measured: empty rows)."""
+    found = {r.level: r for r in BotRating.objects.filter(game=game, players=players)}
+    return [_row(lv.number, found.get(lv.number)) for lv in bot_levels.LEVELS]
+
+
+def all_stored_rows() -> dict[tuple[str, int], list[Row]]:
+    """:func:`stored_rows` of every game and seat count, in one query."""
+    found = {(r.game, r.players, r.level): r for r in BotRating.objects.all()}
+    return {
+        (game, players): [_row(lv.number, found.get((game, players, lv.number))) for lv in bot_levels.LEVELS]
+        for game in GAMES
+        for players in SEATS
+    }
+
+
+def _row(level: int, r: BotRating | None) -> Row:
+    if r is None:
+        return Row(level=level)
+    return Row(
+        level=level, mu=r.mu, sigma=r.sigma, games=r.games, games_below=r.games_below,
+        points_below=r.points_below, ms_per_move=r.ms_per_move,
+    )  # fmt: skip
+
+
+def series_rows(series: Series) -> list[Row]:
+    """The rows of one series alone (every level starting as a newcomer): what the bench prints."""
+    ratings = rate_results(series.game, series.results, {})
+    rows = []
+    for level in series.levels:
+        t = series.tallies[level]
+        mu, sigma = ratings.get(level, (None, None))
+        rows.append(
+            Row(
+                level=level, mu=mu, sigma=sigma, games=t.games, games_below=t.games_below,
+                points_below=t.points_below, ms_per_move=t.ms_per_move,
+            )
+        )  # fmt: skip
+    return rows
+
+
+def table_text(rows: Iterable[Row], *, title: str = "") -> str:
+    """A plain-text table of ladder rows (the command and the bench print it)."""
+    names = {lv.number: lv.name for lv in bot_levels.LEVELS}
+    lines = [title] if title else []
+    lines.append(
+        f"{'level':>5}  {'name':<14}{'rating':>7} {'±':>5}  {'games':>6}  {'vs below':>19}  {'ms/move':>9}"
+    )
+    for r in rows:
+        below = "–" if r.score_below is None else f"{r.points_below:g}/{r.games_below} = {r.score_below:.0%}"
+        rating = "–" if r.rating is None else str(r.rating)
+        pm = "–" if r.uncertainty is None else str(r.uncertainty)
+        ms = "–" if r.ms_per_move is None else f"{r.ms_per_move:.1f}"
+        name = names.get(r.level, "?")
+        lines.append(f"{r.level:>5}  {name:<14}{rating:>7} {pm:>5}  {r.games:>6}  {below:>19}  {ms:>9}")
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------------------- the levels in words
+@dataclass(frozen=True)
+class LevelText:
+    number: int
+    code: str  # the engine's stable English code name
+    kind: str
+    nodes: int  # Pacru: search iterations per move
+    positions: int  # Shacru, Azacru: alpha-beta positions per move
+    title: str  # translated, for pages
+    description: str  # translated, one sentence
+
+
+def level_texts() -> list[LevelText]:
+    """Every level with its translated name and description (``games.botlevels``), in the
+    active language."""
+    out = []
+    for lv in bot_levels.LEVELS:
+        words = botlevels.level_text(lv.number)
+        out.append(
+            LevelText(
+                number=lv.number, code=lv.name, kind=lv.kind, nodes=lv.nodes, positions=lv.positions,
+                title=str(words.name),
+                description=str(words.description),
+            )
+        )  # fmt: skip
+    return out

@@ -1,0 +1,230 @@
+"""Bot levels 1–8: defined by work, so a level's move is the same for a seed on any clock; the
+levels and the legacy names resolve everywhere; the services, pages and house bots take levels;
+the search's verdict on a position (``SearchBot.analyse``) is sound."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Callable
+
+import pytest
+from django.test import Client
+
+import engine
+from engine.bots import LevelBot, RandomBot, SearchBot, Verdict, get
+from engine.bots import levels as lv
+from engine.bots.base import expected_scores
+from engine.match import play_series
+from engine.playout import random_step
+from games import botlevels, services
+from games.botplay import bot_turn
+from games.housebots import house_bot, level_accounts
+from games.models import Player, Seat, Table
+from games.names import reserved
+from tests.games.conftest import Actor
+from web.pages import TableForm
+
+
+def position(game: str, players: int, plies: int, seed: int = 3) -> engine.State:
+    rng = random.Random(seed)
+    state = engine.new_game(game, players)
+    for _ in range(plies):
+        state, _ = random_step(state, rng, reorient_rate=0.0)
+        assert not state.is_over
+    return state
+
+
+def fake_clock(step: float) -> Callable[[], float]:
+    """A clock that moves ``step`` seconds each time it is read."""
+    now = [0.0]
+
+    def clock() -> float:
+        now[0] += step
+        return now[0]
+
+    return clock
+
+
+# ------------------------------------------------------------------------ the levels themselves
+@pytest.mark.parametrize("game", ["pacru", "shacru", "azacru"])
+@pytest.mark.parametrize("number", [3, 4])
+def test_a_level_plays_the_same_move_for_a_seed_on_any_clock(game: str, number: int) -> None:
+    state = position(game, 2, 12)
+    fast = [lv.choose(state, number, seed=s, clock=fake_clock(1e-6)) for s in range(3)]
+    # A machine a thousand times slower: 50 ms per look at the clock, still inside the safety cap.
+    slow = [lv.choose(state, number, seed=s, clock=fake_clock(0.05)) for s in range(3)]
+    assert fast == slow
+    assert all(m in state.legal_moves() or state.play(m).last_move == m for m in fast)
+    # And the seed matters: the choice is reproducible, not fixed by the position alone.
+    assert lv.choose(state, number, seed=0) == fast[0]
+
+
+def test_the_cap_is_only_a_safety_limit() -> None:
+    """A clock that runs past the cap at once stops the search early: still a legal move."""
+    state = position("pacru", 2, 8)
+    bot = SearchBot(clock=fake_clock(1000.0), pacru="alphabeta")
+    move = bot.choose(state, seed=1, iterations=lv.level(8).nodes, budget=lv.level(8).cap)
+    assert state.play(move).last_move == move
+    assert bot.iterations_done < 100
+    # Within the cap the whole work is done.
+    bot = SearchBot(clock=fake_clock(1e-6), pacru="alphabeta")
+    bot.choose(state, seed=1, iterations=lv.level(3).nodes, budget=lv.level(3).cap)
+    assert bot.iterations_done >= lv.level(3).nodes
+
+
+def test_levels_and_legacy_names_resolve() -> None:
+    assert [x.number for x in lv.LEVELS] == list(range(1, 9))
+    assert len({x.name for x in lv.LEVELS}) == 8
+    assert lv.level(3) is lv.level("3") is lv.level(" 3 ") is lv.level(lv.LEVELS[2].name)
+    assert lv.level("random").number == 1 and lv.level("greedy").number == 2
+    assert lv.level("search").number == 6
+    for bad in ("0", "9", 9, "", "strongest", True):
+        with pytest.raises(ValueError):
+            lv.level(bad)  # type: ignore[arg-type]
+    assert not lv.is_level("9") and lv.is_level("8")
+    # The work grows with the level, in both kinds of search.
+    searching = [x for x in lv.LEVELS if x.kind == "search"]
+    assert [x.kind for x in lv.LEVELS[:2]] == ["random", "greedy"]
+    for low, high in itertools.pairwise(searching):
+        assert high.nodes > low.nodes and high.positions > low.positions
+        assert high.work("pacru") == high.nodes and high.work("shacru") == high.positions
+    # engine.bots.get takes levels and still the legacy kinds.
+    assert isinstance(get("6"), LevelBot) and get("6").level == "6"
+    assert isinstance(get("random"), RandomBot) and isinstance(get("search"), SearchBot)
+    with pytest.raises(ValueError, match="unknown bot level"):
+        get("ninth")
+
+
+def test_the_match_command_takes_levels() -> None:
+    tally = play_series("shacru", 2, ["2", "1"], games=2, budget=0.0, seed=1)
+    assert tally.games == 2 and set(tally.wins) == {"1", "2"}
+    assert set(tally.moves_by) == {"1", "2"} and tally.thinking_by["2"] >= 0
+
+
+# -------------------------------------------------------------------------------- the verdict
+@pytest.mark.parametrize("game", ["pacru", "shacru", "azacru"])
+@pytest.mark.parametrize("players", [2, 3])
+def test_analyse_gives_a_legal_best_move_and_sensible_values(game: str, players: int) -> None:
+    state = position(game, players, 10, seed=players)
+    work = lv.level(4).work(game)
+    verdict = SearchBot().analyse(state, iterations=work, seed=5)
+    assert isinstance(verdict, Verdict)
+    assert state.play(verdict.best).last_move == verdict.best
+    assert len(verdict.values) == players + 1 and verdict.values[0] == 0.0
+    assert all(0.0 <= v <= 1.0 for v in verdict.values)
+    assert sum(verdict.values) == pytest.approx(players / 2)
+    assert verdict.best in verdict.moves and len(verdict.moves) > 1
+    assert all(0.0 <= v <= 1.0 for v in verdict.moves.values())
+    me = state.to_move
+    assert verdict.values[me] == pytest.approx(verdict.moves[verdict.best], abs=0.02)
+    # The line starts with the best move and can be played out.
+    assert verdict.line[0] == verdict.best and 1 <= len(verdict.line) <= 6
+    after = state
+    for move in verdict.line:
+        after = after.play(move)
+    # Reproducible for a seed, whatever the clock.
+    again = SearchBot(clock=fake_clock(5.0)).analyse(state, iterations=work, seed=5)
+    assert again == verdict
+
+
+@pytest.mark.parametrize("seed", [2, 3])
+def test_analyse_favours_the_seat_well_ahead_in_markers(seed: int) -> None:
+    rng = random.Random(seed)
+    state = engine.new_game("shacru", 2)
+    for _ in range(60):
+        state, _ = random_step(state, rng)
+    counts = state.counts
+    assert not state.is_over and counts[1] - counts[2] >= 4  # the position these seeds give
+    verdict = lv.analyse(state, 4, seed=1)
+    assert verdict.values[1] > 0.75 > 0.25 > verdict.values[2]
+
+
+def test_analyse_refuses_a_finished_game() -> None:
+    state = engine.new_game("shacru", 2).eliminate(1)
+    with pytest.raises(ValueError):
+        SearchBot().analyse(state, iterations=10, seed=1)
+
+
+def test_expected_scores_are_scaled_and_capped() -> None:
+    assert expected_scores([0.0, 0.9, 0.9]) == pytest.approx([0.0, 0.5, 0.5])
+    four = expected_scores([0.0, 1.0, 1.0, 0.0, 0.2])
+    assert sum(four) == pytest.approx(2.0) and max(four) <= 1.0 and four[3] == 0.0
+
+
+# --------------------------------------------------------------------- site: house bots, forms
+@pytest.mark.django_db
+def test_services_accept_levels_and_legacy_names() -> None:
+    alice = Actor("alice")
+    table = services.table_create(
+        creator=alice.player, game="shacru", players=3, rated=False, bot="4", bots=2
+    )
+    bots = list(Seat.objects.filter(table=table, player__is_bot=True).select_related("player__user"))
+    assert sorted(s.player.user.username for s in bots) == ["level-4-bot", "level-4-bot-2"]
+    assert {s.player.bot_level for s in bots} == {"4"}
+    assert {s.player.display_name for s in bots} == {"Bot level 4", "Bot level 4 2"}
+    other = services.table_create(creator=alice.player, game="pacru", players=3, rated=False)
+    services.bot_invite(table_id=other.pk, player=alice.player, level="7")
+    services.bot_invite(table_id=other.pk, player=alice.player, level="greedy")
+    seated = set(Seat.objects.filter(table=other).values_list("player__user__username", "player__bot_level"))
+    assert {("level-7-bot", "7"), ("greedy-bot", "greedy")} <= seated
+    with pytest.raises(Exception, match="unknown bot level"):
+        services.table_create(creator=alice.player, game="pacru", players=2, rated=False, bot="9")
+    assert house_bot("club").bot_level == "4"  # a code name is stored as its number
+    accounts = level_accounts()
+    assert sorted(accounts) == sorted(f"level-{n}-bot" for n in range(1, 9))
+    assert all(p.is_house_bot for p in accounts.values())
+
+
+@pytest.mark.django_db
+def test_a_house_bot_plays_its_levels_work_without_a_time_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    alice = Actor("alice")
+    table = services.table_create(creator=alice.player, game="shacru", players=2, rated=False, bot="3")
+    Player.objects.filter(bot_level="3").update(bot_budget=0.0001)  # ignored: the level sets the work
+    seen: list[tuple[int | None, float | None]] = []
+    real = SearchBot.choose
+
+    def spy(self: SearchBot, state: engine.State, **kw: object) -> str:
+        seen.append((kw.get("iterations"), kw.get("budget")))  # type: ignore[arg-type]
+        return real(self, state, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(SearchBot, "choose", spy)
+    state = engine.load(Table.objects.get(pk=table.pk).position)
+    services.move_submit(table_id=table.pk, player=alice.player, ply=0, move=state.legal_moves()[0])
+    assert bot_turn(table_id=table.pk) == "moved"
+    assert seen == [(lv.level(3).positions, lv.level(3).cap)]
+    assert Table.objects.get(pk=table.pk).ply == 2
+
+
+@pytest.mark.django_db
+def test_play_a_bot_by_level_from_the_home_page(client: Client) -> None:
+    page = client.get("/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    for text in botlevels.LEVEL_TEXTS:
+        assert f'value="{text.code}"' in html and str(text.name) in html
+    r = client.post("/play-bot/", {"game": "azacru", "level": "6"})
+    assert r.status_code == 302
+    table = Table.objects.latest("pk")
+    assert set(Seat.objects.filter(table=table).values_list("player__bot_level", flat=True)) == {"", "6"}
+    r = client.post("/play-bot/", {"game": "azacru", "level": "greedy"})  # legacy names stay
+    assert r.status_code == 302 and Table.objects.latest("pk").pk != table.pk
+    before = Table.objects.count()
+    client.post("/play-bot/", {"game": "azacru", "level": "9"})
+    assert Table.objects.count() == before
+
+
+def test_the_table_form_takes_levels_and_legacy_names() -> None:
+    base = {"game": "pacru", "players": 3, "edition": "302", "time_control": "untimed", "bots": 1}
+    for ok in ("5", "search", ""):
+        assert TableForm({**base, "bot": ok}).is_valid(), ok
+    assert not TableForm({**base, "bot": "9"}).is_valid()
+
+
+def test_level_texts_and_reserved_names() -> None:
+    assert [t.number for t in botlevels.LEVEL_TEXTS] == list(range(1, 9))
+    assert botlevels.level_text("greedy").number == 2
+    assert str(botlevels.level_text(4).label) == f"4 · {botlevels.level_text(4).name}"
+    assert [c for c, _ in botlevels.choices()] == [str(n) for n in range(1, 9)]
+    assert reserved("Bot level 3") and reserved("bot level 5 2")
+    assert reserved("Bot level 3", is_bot=True) is None and reserved("Botanist") is None
