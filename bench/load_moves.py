@@ -188,7 +188,7 @@ def _ticks(pid: int) -> int:
         return 0
 
 
-def cpu_by_group(server_pid: int) -> dict[str, float]:
+def cpu_by_group(server_pid: int) -> dict[str, Any]:
     """CPU seconds used so far by the gunicorn process tree and by PostgreSQL (Linux /proc)."""
     parents: dict[int, int] = {}
     names: dict[int, str] = {}
@@ -205,13 +205,31 @@ def cpu_by_group(server_pid: int) -> dict[str, float]:
     hz = os.sysconf("SC_CLK_TCK")
     return {
         "server": sum(_ticks(p) for p in tree) / hz,
-        "postgres": sum(_ticks(p) for p, n in names.items() if n.startswith("postgres")) / hz,
+        # Per process: a PostgreSQL backend that ends between two readings takes its CPU along.
+        "postgres": {p: _ticks(p) / hz for p, n in names.items() if n.startswith("postgres")},
     }
+
+
+def cpu_used(before: dict[str, Any], after: dict[str, Any]) -> dict[str, float]:
+    """CPU seconds between two readings of :func:`cpu_by_group` (a backend that began in between
+    counts from zero; one that ended is not counted)."""
+    pg = sum(t - before["postgres"].get(p, 0.0) for p, t in after["postgres"].items())
+    return {"server": after["server"] - before["server"], "postgres": max(0.0, pg)}
 
 
 def percentile(values: list[float], p: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
+
+
+def flush_redis(url: str) -> None:
+    """Empty the bench's own Redis database (never database 0, the shared default)."""
+    import redis
+
+    client = redis.Redis.from_url(url)
+    if client.connection_pool.connection_kwargs.get("db", 0) == 0:
+        raise SystemExit("--redis: give a database of its own (not 0), e.g. redis://127.0.0.1:6379/14")
+    client.flushdb()
 
 
 def run_phase(
@@ -248,7 +266,7 @@ def run_phase(
     for _, c in results:
         for k, v in c.items():
             codes[k] = codes.get(k, 0) + v
-    cpu = {k: cpu_after[k] - cpu_before[k] for k in cpu_after}
+    cpu = cpu_used(cpu_before, cpu_after)
     cpu["clients"] = (client_after.ru_utime + client_after.ru_stime) - (
         client_before.ru_utime + client_before.ru_stime
     )
@@ -327,6 +345,14 @@ def main() -> None:
         "--at", type=float, default=0.6, help="with --compare: the fixed rate, a share of the peak"
     )
     parser.add_argument(
+        "--redis",
+        default="",
+        help="REDIS_URL for the server, as in production: cache, push and a task queue (no worker takes "
+        "the tasks, so a finished game's work, ratings and the like, stays off the web processes); "
+        "use a database of its own (e.g. redis://127.0.0.1:6379/14): it is emptied before and after. "
+        "Without it tasks run in the web process as they are sent (eagerly).",
+    )
+    parser.add_argument(
         "--logs",
         action="store_true",
         help="log as production does (INFO, JSON: one line per move) to a file, instead of warnings only",
@@ -338,6 +364,10 @@ def main() -> None:
     print(f"preparing {tables} {args.game} tables in {db_url} …", flush=True)
     work = prepare(db_url, tables, args.game)
     env = {**os.environ, "DATABASE_URL": db_url, "THROTTLE_OFF": "1", "DEBUG": "0", "LOG_LEVEL": "WARNING"}
+    env["REDIS_URL"] = args.redis
+    if args.redis:
+        flush_redis(args.redis)
+        print(f"server on Redis {args.redis}: tasks queued for no worker, push published", flush=True)
     log_file = None
     if args.logs:
         env.update(LOG_LEVEL="INFO", LOG_FORMAT="json")
@@ -370,6 +400,8 @@ def main() -> None:
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=20)
+        if args.redis:
+            flush_redis(args.redis)
     ratio = moves["per_second"] / max(reads["per_second"], 1e-9)
     print(
         f"\nsummary: {moves['per_second']:.0f} moves/s against {reads['per_second']:.0f} bare reads/s "
