@@ -136,10 +136,10 @@ class CommonMiddleware(DjangoCommonMiddleware):
 # ----------------------------------------------------------------------------- the token lane
 # A program that signs its API requests with a token (``Authorization: Token …``) has no use for
 # what the browser's middleware does: no session to load or save, no messages, no session user
-# (DRF's token authentication sets ``request.user`` in the view, or refuses the request), no
-# trailing-slash redirect for a program. Those middleware are skipped for such a request; it costs
-# one check at the door, kept on the request. Everything else (the request id, security headers,
-# the body limit, the API's query guard, the language, CSRF, presence) runs for every request:
+# (DRF's token authentication sets ``request.user`` in the view, or refuses the request). Those
+# middleware are skipped for such a request; it costs one check at the door, kept on the request.
+# Everything else (the request id, security headers, the body limit, the API's query guard, the
+# language, the common middleware's Content-Length, CSRF, presence) runs for every request:
 # Django's CSRF middleware stays, since the API's views are exempt from it and DRF checks CSRF
 # itself for a request signed in by session.
 
@@ -167,10 +167,6 @@ class BrowserOnly:
 
 
 class SessionMiddleware(BrowserOnly, DjangoSessionMiddleware):
-    pass
-
-
-class BrowserCommonMiddleware(BrowserOnly, CommonMiddleware):
     pass
 
 

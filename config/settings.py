@@ -95,12 +95,13 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "config.middleware.BodySizeLimitMiddleware",
     "common.validation.ApiQueryGuardMiddleware",
-    # Sessions, the slash redirect, the session's user and messages: Django's own, skipped for an
-    # API request signed with a token (config.middleware: the token lane).
+    # Sessions, the session's user and messages: Django's own, skipped for an API request signed
+    # with a token (config.middleware: the token lane).
     "config.middleware.SessionMiddleware",
     # The language: the switcher's cookie or the browser's Accept-Language (config/i18n.py) ...
     "django.middleware.locale.LocaleMiddleware",
-    "config.middleware.BrowserCommonMiddleware",  # APPEND_SLASH for GET and HEAD only
+    # APPEND_SLASH for GET and HEAD only; Content-Length on every answer (token lane included).
+    "config.middleware.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",  # a no-op for DRF's views (csrf_exempt)
     "config.middleware.AuthenticationMiddleware",
     # Who is online (community.presence): at most one cache write per player a minute, no query.
