@@ -149,6 +149,25 @@ def _send_after_commit(analysis_id: int) -> None:
     transaction.on_commit(lambda: send(ANALYSE_TABLE, (analysis_id,)))
 
 
+class NotRequested(NotFound):
+    code = "not_requested"
+
+
+def find_analysis(*, table_id: int, depth: int | None) -> Analysis:
+    """The analysis of a table to show: the one at ``depth``; without it the deepest finished one,
+    else the last one asked for. ``NotFound`` without a table, ``NotRequested`` without any."""
+    _table(table_id)
+    rows = Analysis.objects.select_related("table").filter(table_id=table_id)
+    if depth is not None:
+        found = rows.filter(depth=depth).first()
+    else:
+        found = rows.filter(status=Analysis.Status.DONE).order_by("-depth").first()
+        found = found or rows.order_by("-requested_at", "-pk").first()
+    if found is None:
+        raise NotRequested(_("nobody has asked for an analysis of table %(table)s yet") % {"table": table_id})
+    return found
+
+
 def request_analysis(
     *, table_id: int, user: AbstractBaseUser | AnonymousUser, depth: int = DEFAULT_DEPTH
 ) -> Analysis:

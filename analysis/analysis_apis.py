@@ -16,12 +16,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from common.errors import InvalidInput, NotFound
+from common.errors import InvalidInput
 from common.schema import errors
 from common.throttles import ScopedThrottle
 from engine import IllegalMove
 from engine import analysis as engine_analysis
-from games.models import Move, Table
+from games.models import Move
 from games.review import effects_in_words, seat_names
 from games.selectors import initial_state, replay_step
 
@@ -275,18 +275,7 @@ class TableAnalysisApi(APIView):
     )
     def get(self, request: Request, table_id: int) -> Response:
         depth = _depth(request, required=False)
-        if not Table.objects.filter(pk=table_id).exists():
-            raise NotFound(_("there is no table %(table)s") % {"table": table_id})
-        rows = Analysis.objects.select_related("table").filter(table_id=table_id)
-        if depth is not None:
-            found = rows.filter(depth=depth).first()
-        else:
-            found = rows.filter(status=Analysis.Status.DONE).order_by("-depth").first()
-            found = found or rows.order_by("-requested_at", "-pk").first()
-        if found is None:
-            raise _NotRequested(
-                _("nobody has asked for an analysis of table %(table)s yet") % {"table": table_id}
-            )
+        found = analyse.find_analysis(table_id=table_id, depth=depth)
         return _answer(found)
 
     @extend_schema(
@@ -326,7 +315,3 @@ class RoundAnalysisApi(APIView):
         )
         tables = [{"table": a.table_id, "status": a.status} for a in rows]
         return Response({"depth": depth, "tables": tables}, status=status.HTTP_202_ACCEPTED)
-
-
-class _NotRequested(NotFound):
-    code = "not_requested"

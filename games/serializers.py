@@ -12,6 +12,7 @@ from rest_framework import serializers
 
 import engine
 from common.validation import DB_INT_MAX
+from engine.bots import LEVELS as KINDS
 from engine.bots.levels import CODES as LEVEL_CODES
 
 from . import selectors
@@ -81,7 +82,7 @@ class MoveIn(serializers.Serializer):
 
 class InviteBotIn(serializers.Serializer):
     level = serializers.ChoiceField(
-        choices=[(c, c) for c in (*LEVEL_CODES, "random", "greedy", "search")],
+        choices=[(c, c) for c in (*LEVEL_CODES, *KINDS)],
         required=False,
         help_text="a house bot of this level: 1 (weakest) to 8, or a legacy kind random, greedy, search",
     )
