@@ -10,8 +10,8 @@ on the slow queue, kept.
   the result with a conditional ``UPDATE`` only a running row of the same attempt passes. A
   duplicate task finds the row running or done and returns.
 
-The depth is a bot level (:data:`DEPTHS`, 3 to 8): each position is searched with that level's
-work (:mod:`engine.bots.levels`), so an analysis is the same on any machine. The engine's part is
+The depth (:data:`DEPTHS`, 3 to 8) names the work each position is searched with
+(:data:`engine.analysis.WORK`), so an analysis is the same on any machine. The engine's part is
 :mod:`engine.analysis`.
 """
 
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import logging
 import time
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -33,7 +33,6 @@ from rest_framework import status
 from common.errors import Conflict, Forbidden, InvalidInput, NotFound, ServiceError
 from common.tasks import send
 from engine import analysis as engine_analysis
-from engine.bots import levels
 from games.models import Move, Player, Table
 from games.selectors import initial_state
 from tournaments.models import Round, RoundTable, Tournament
@@ -45,8 +44,8 @@ log = logging.getLogger(__name__)
 
 #: The task that runs :func:`run_analysis` (``analysis.tasks``; the slow queue).
 ANALYSE_TABLE = "analysis.tasks.analyse_table"
-#: The depths offered: bot levels whose search judges the moves.
-DEPTHS = (3, 4, 5, 6, 7, 8)
+#: The depths offered (:data:`engine.analysis.WORK`).
+DEPTHS = tuple(sorted(engine_analysis.WORK))
 DEFAULT_DEPTH = 5
 #: The task's own time limits (seconds): a long game at depth 8 takes many minutes.
 SOFT_TIME_LIMIT = 3600
@@ -56,8 +55,9 @@ TIME_LIMIT = SOFT_TIME_LIMIT + 60
 LEASE = timedelta(seconds=TIME_LIMIT + 300)
 #: Takes after which a running analysis whose worker was lost each time is given up as failed.
 MAX_ATTEMPTS = 3
-#: A queued analysis whose task has not started after this long is sent again when asked again
-#: (the broker may have lost it; a duplicate task does nothing).
+#: A queued analysis whose task has not started this long after it was sent is sent again, by the
+#: sweep (:func:`resend_lost`) or when asked again (the broker may have lost it; a duplicate task
+#: does nothing).
 RESEND_AFTER = timedelta(minutes=10)
 #: Analyses a player may have waiting (queued or running) at once.
 MAX_WAITING_PER_PLAYER = 3
@@ -78,14 +78,14 @@ def check_depth(depth: int) -> int:
     """``depth`` if it is one of :data:`DEPTHS`, else a refusal."""
     if depth not in DEPTHS:
         raise InvalidInput(
-            _("depth: choose a bot level from %(low)s to %(high)s") % {"low": DEPTHS[0], "high": DEPTHS[-1]}
+            _("depth: choose a depth from %(low)s to %(high)s") % {"low": DEPTHS[0], "high": DEPTHS[-1]}
         )
     return depth
 
 
 def work_for(depth: int, game: str) -> int:
-    """The search work per position at ``depth`` in ``game`` (the level's node budget)."""
-    return levels.level(depth).work(game)
+    """The search work per position at ``depth`` in ``game`` (positions searched)."""
+    return engine_analysis.work(depth, game)
 
 
 # ---------------------------------------------------------------- requests
@@ -136,7 +136,10 @@ def _ensure(table: Table, depth: int, user: AbstractBaseUser | None, limit: int 
         analysis.error = ""
         analysis.save(update_fields=["status", "requested_by", "requested_at", "attempts", "error"])
         _send_after_commit(analysis.pk)
-    elif (analysis.status == Analysis.Status.QUEUED and analysis.requested_at < now - RESEND_AFTER) or (
+    elif (
+        analysis.status == Analysis.Status.QUEUED
+        and (analysis.sent_at or analysis.requested_at) < now - RESEND_AFTER
+    ) or (
         analysis.status == Analysis.Status.RUNNING
         and analysis.started_at is not None
         and analysis.started_at < now - LEASE
@@ -146,7 +149,41 @@ def _ensure(table: Table, depth: int, user: AbstractBaseUser | None, limit: int 
 
 
 def _send_after_commit(analysis_id: int) -> None:
+    Analysis.objects.filter(pk=analysis_id).update(sent_at=timezone.now())
     transaction.on_commit(lambda: send(ANALYSE_TABLE, (analysis_id,)))
+
+
+#: Analyses the sweep sends again at most per run.
+SWEEP_BATCH = 200
+
+
+def resend_lost(*, now: datetime | None = None) -> int:
+    """Send again the tasks of analyses that look lost (the periodic sweep, ``analysis_sweep``):
+    queued ones whose task was last sent over :data:`RESEND_AFTER` ago (the broker may have lost
+    it) and running ones whose worker has held them past :data:`LEASE` (the worker was lost; the
+    next take counts an attempt, and after :data:`MAX_ATTEMPTS` the analysis fails). A resent
+    task that meets the first one finds the analysis taken and returns, so nothing is computed
+    twice. Rows another sweep holds are skipped. How many were sent."""
+    now = now or timezone.now()
+    stale = now - RESEND_AFTER
+    lost = Q(status=Analysis.Status.QUEUED) & (
+        Q(sent_at__lt=stale) | Q(sent_at__isnull=True, requested_at__lt=stale)
+    )
+    lost |= Q(status=Analysis.Status.RUNNING, started_at__lt=now - LEASE) & (
+        Q(sent_at__lt=stale) | Q(sent_at__isnull=True)
+    )
+    with transaction.atomic():
+        ids = list(
+            Analysis.objects.select_for_update(skip_locked=True)
+            .filter(lost)
+            .order_by("requested_at", "pk")
+            .values_list("pk", flat=True)[:SWEEP_BATCH]
+        )
+        for analysis_id in ids:
+            _send_after_commit(analysis_id)
+    if ids:
+        log.info("analysis sweep: sent %d lost analyses again", len(ids))
+    return len(ids)
 
 
 class NotRequested(NotFound):

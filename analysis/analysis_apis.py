@@ -76,7 +76,7 @@ class AnalysisOut(serializers.Serializer):
     status = serializers.CharField(help_text="done, or failed (then ask again)")
     detail = serializers.CharField(required=False, help_text="failed: what to do")
     table = serializers.IntegerField()
-    depth = serializers.IntegerField(help_text="the bot level whose search judged the moves (3–8)")
+    depth = serializers.IntegerField(help_text="the depth whose work judged the moves (3–8)")
     players = serializers.IntegerField()
     work = serializers.IntegerField(help_text="search work per position (the level's node budget)")
     thresholds = serializers.DictField(
@@ -103,7 +103,7 @@ class AnalysisIn(serializers.Serializer):
     depth = serializers.ChoiceField(
         choices=analyse.DEPTHS,
         default=analyse.DEFAULT_DEPTH,
-        help_text="the bot level whose search judges the moves (3–8, default 5): deeper is slower and surer",
+        help_text="the depth whose work judges the moves (3–8, default 5): deeper is slower and surer",
     )
 
 
@@ -121,7 +121,7 @@ DEPTH = OpenApiParameter(
     "depth",
     int,
     enum=list(analyse.DEPTHS),
-    description="the depth (a bot level, 3–8). GET without it: the deepest analysis done, else the last "
+    description="the depth (3–8). GET without it: the deepest analysis done, else the last "
     "asked for; POST: 5 unless the body or the query says",
 )
 EXAMPLE = OpenApiExample(
@@ -243,7 +243,7 @@ def _depth(request: Request, required: bool) -> int | None:
     body = AnalysisIn(data={"depth": raw})
     if not body.is_valid():
         raise InvalidInput(
-            _("depth: choose a bot level from %(low)s to %(high)s")
+            _("depth: choose a depth from %(low)s to %(high)s")
             % {"low": analyse.DEPTHS[0], "high": analyse.DEPTHS[-1]}
         )
     return int(body.validated_data["depth"])

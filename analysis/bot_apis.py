@@ -44,11 +44,14 @@ class BotLevelOut(serializers.Serializer):
     name = serializers.CharField(help_text="its name, in the reader's language")
     description = serializers.CharField(help_text="one sentence on how it plays, in the reader's language")
     kind = serializers.ChoiceField(choices=["random", "greedy", "search"])
-    nodes = serializers.IntegerField(
-        help_text="its work per move in Pacru: search iterations (0 for random and greedy)"
+    noise = serializers.FloatField(help_text="the share of its moves played as a random candidate (0 to 1)")
+    depth = serializers.DictField(
+        child=serializers.IntegerField(),
+        help_text="per game: the plies its search looks ahead (0: no search, one move of lookahead or none)",
     )
-    positions = serializers.IntegerField(
-        help_text="its work per move in Shacru and Azacru: positions searched (0 for random and greedy)"
+    work = serializers.DictField(
+        child=serializers.IntegerField(),
+        help_text="per game: the positions its search may visit per move (0 for random and greedy)",
     )
     ratings = BotRatingOut(many=True, help_text="the ladder's measurements, by game and seat count")
 
@@ -69,13 +72,14 @@ class BotsQuery(serializers.Serializer):
 _EXAMPLE = {
     "levels": [
         {
-            "level": 2,
-            "code": "greedy",
-            "name": "Greedy",
-            "description": "Looks one move ahead and takes what it sees.",
-            "kind": "greedy",
-            "nodes": 0,
-            "positions": 0,
+            "level": 6,
+            "code": "expert",
+            "name": "Expert",
+            "description": "Looks a few moves ahead every move: it punishes loose pieces and simple traps.",
+            "kind": "search",
+            "noise": 0.0,
+            "depth": {"pacru": 3, "shacru": 3, "azacru": 3},
+            "work": {"pacru": 8000, "shacru": 8000, "azacru": 8000},
             "ratings": [
                 {
                     "game": "pacru", "players": 2, "rating": 1610, "uncertainty": 95, "mu": 26.8,
@@ -127,8 +131,8 @@ class BotsApi(APIView):
             levels.append(
                 {
                     "level": text.number, "code": text.code, "name": text.title,
-                    "description": text.description, "kind": text.kind, "nodes": text.nodes,
-                    "positions": text.positions,
+                    "description": text.description, "kind": text.kind, "noise": text.noise,
+                    "depth": text.depth, "work": text.work,
                     "ratings": ratings,
                 }
             )  # fmt: skip

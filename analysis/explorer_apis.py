@@ -167,7 +167,7 @@ class HintApi(APIView):
                 response_only=True,
             )
         ],
-        description="The move bot level 5 would play for you in the position on the board (the same "
+        description="The move bot level 6 would play for you in the position on the board (the same "
         "for the same position: asking again costs nothing). Only in casual games that belong to no event, "
         "ladder or arena, where every other seat is a house bot, and on your turn. Refusals: 403 "
         "`not_seated`, `hint_rated`, `hint_event`, `hint_no_bot`; 409 `table_not_active`, `not_your_turn`; "

@@ -12,7 +12,7 @@ where it cannot help anyone against another person:
 * the asker is seated there (``not_seated``), the game is on (``table_not_active``) and it is
   their turn (``not_your_turn``).
 
-The search runs in the request that asks (about a few tenths of a second at level 5; the API
+The search runs in the request that asks (about a tenth of a second at level 6; the API
 throttles it per player); nothing is computed on the move path.
 """
 
@@ -33,7 +33,7 @@ from games.review import effects_in_words, seat_names
 
 #: The bot level whose choice a hint is (its node budget, not a time budget: the same hint on any
 #: machine).
-HINT_LEVEL = 5
+HINT_LEVEL = 6
 #: How long a position's hint is kept in the cache (seconds).
 CACHE_SECONDS = 3600
 

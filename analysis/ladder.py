@@ -23,11 +23,14 @@ per move is the mean over all runs, weighted by their games.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from multiprocessing import get_context
+from pathlib import Path
+from typing import Any
 
 from django.db import transaction
 
@@ -180,6 +183,80 @@ def play_series(
         played = (play_game(game, seating, seed=s, ply_limit=ply_limit) for seating, s in plan)
         _collect(series, played, len(plan), progress)
     return series
+
+
+def series_to_dict(series: Series) -> dict[str, Any]:
+    """A series as JSON-ready data (what ``bench/bot_ladder.py --save`` writes): every game's
+    levels by seat, ranks and plies, and each level's tallies, times included."""
+    return {
+        "game": series.game,
+        "players": series.players,
+        "levels": list(series.levels),
+        "seed": series.seed,
+        "results": [
+            {"levels": list(r.levels), "ranks": list(r.ranks), "plies": r.plies} for r in series.results
+        ],
+        "tallies": {str(level): asdict(t) for level, t in series.tallies.items()},
+    }
+
+
+def series_from_dict(data: dict[str, Any]) -> Series:
+    """The series :func:`series_to_dict` wrote, checked: a ``ValueError`` in words for data that
+    is not one (an unknown game, seat count or level, a game whose seats or ranks do not fit)."""
+    try:
+        game, players = data["game"], int(data["players"])
+        levels = parse_levels([int(x) for x in data["levels"]])
+        if game not in GAMES or players not in SEATS:
+            raise ValueError(f"a series of {game!r} at {players} seats is not one the ladder plays")
+        results = [
+            GameResult(levels=tuple(int(x) for x in r["levels"]), ranks=tuple(int(x) for x in r["ranks"]),
+                       plies=int(r["plies"]))
+            for r in data["results"]
+        ]  # fmt: skip
+        tallies = {int(level): Tally(**t) for level, t in data["tallies"].items()}
+    except (KeyError, TypeError, AttributeError) as exc:
+        raise ValueError(f"not a ladder series: {exc!r} is missing or malformed") from exc
+    for r in results:
+        if len(r.levels) != players or len(r.ranks) != players or not set(r.levels) <= set(levels):
+            raise ValueError(f"a game's seats {list(r.levels)} do not fit {players} seats of levels {levels}")
+        if not all(1 <= rank <= players for rank in r.ranks):
+            raise ValueError(f"a game's ranks {list(r.ranks)} are not places 1 to {players}")
+    if set(tallies) != set(levels):
+        raise ValueError(f"the tallies name levels {sorted(tallies)}, the series {levels}")
+    return Series(game=game, players=players, levels=levels, seed=int(data.get("seed", 0)),
+                  results=results, tallies=tallies)  # fmt: skip
+
+
+#: The ladder as measured for the release (``bench/bot_ladder.py --save``): the demo's Bots page
+#: starts from it (:func:`seed_measured`).
+MEASURED = Path(__file__).resolve().parent / "data" / "ladder.json"
+
+
+def load_series(path: Path) -> list[Series]:
+    """The series a ``--save`` file holds, every one checked (a ``ValueError`` in words if any is
+    bad or the file cannot be read)."""
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"cannot read {path}: {exc}") from None
+    if not isinstance(data, list) or not data:
+        raise ValueError(f"{path} holds no series (a JSON list of them is expected)")
+    return [series_from_dict(item) for item in data]
+
+
+def store_all(series: Iterable[Series]) -> None:
+    """Store several series in one transaction: all of them or none."""
+    with transaction.atomic():
+        for one in series:
+            store(one)
+
+
+def seed_measured(path: Path = MEASURED) -> bool:
+    """Store the release's measured ladder if no rating is stored yet (the demo); whether it did."""
+    if BotRating.objects.exists() or not path.exists():
+        return False
+    store_all(load_series(path))
+    return True
 
 
 def _collect(
@@ -372,8 +449,9 @@ class LevelText:
     number: int
     code: str  # the engine's stable English code name
     kind: str
-    nodes: int  # Pacru: search iterations per move
-    positions: int  # Shacru, Azacru: alpha-beta positions per move
+    noise: float  # the share of moves played as a random candidate
+    depth: dict[str, int]  # game -> plies searched (0: no search)
+    work: dict[str, int]  # game -> positions the search may visit per move
     title: str  # translated, for pages
     description: str  # translated, one sentence
 
@@ -386,7 +464,8 @@ def level_texts() -> list[LevelText]:
         words = botlevels.level_text(lv.number)
         out.append(
             LevelText(
-                number=lv.number, code=lv.name, kind=lv.kind, nodes=lv.nodes, positions=lv.positions,
+                number=lv.number, code=lv.name, kind=lv.kind, noise=lv.noise,
+                depth={g: lv.depth(g) for g in GAMES}, work={g: lv.work(g) for g in GAMES},
                 title=str(words.name),
                 description=str(words.description),
             )

@@ -1,6 +1,6 @@
 """What the analysis app keeps.
 
-* :class:`Analysis`: one engine analysis of a finished table at one depth (a bot level), made once
+* :class:`Analysis`: one engine analysis of a finished table at one depth (3–8), made once
   on the slow queue and kept (``(table, depth)`` is unique: duplicate requests and duplicate tasks
   share it).
 * :class:`ExplorerMove` and :class:`ExplorerGame`: the opening explorer's index. For each game, seat
@@ -27,7 +27,7 @@ class Analysis(models.Model):
         FAILED = "failed", "failed"
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="analyses")
-    #: The bot level whose search judged the moves (its node budget per position).
+    #: The depth whose work judged the moves (``engine.analysis.WORK``: positions per judged position).
     depth = models.PositiveSmallIntegerField()
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
     requested_by = models.ForeignKey(
@@ -35,6 +35,8 @@ class Analysis(models.Model):
     )
     requested_at = models.DateTimeField(default=timezone.now)
     started_at = models.DateTimeField(null=True, blank=True)
+    #: When its task was last sent (the sweep sends a lost one again, not more often than that).
+    sent_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     #: How many times a worker took it (a worker lost mid-analysis leaves it to the next).
     attempts = models.PositiveSmallIntegerField(default=0)

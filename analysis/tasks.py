@@ -32,6 +32,14 @@ def explorer_index(table_id: int) -> bool:
 
 
 # ------------------------------------------------------------------ game analysis (analysis.analyse)
+@shared_task(name="analysis.tasks.analysis_sweep", acks_late=True)
+def analysis_sweep() -> int:
+    """Periodic (beat): send the tasks of lost analyses again (``analyse.resend_lost``); how many."""
+    from . import analyse
+
+    return analyse.resend_lost()
+
+
 @shared_task(name="analysis.tasks.analyse_table", acks_late=True, soft_time_limit=3600, time_limit=3660)
 def analyse_table(analysis_id: int) -> bool:
     """Compute one requested analysis (``Analysis`` id), exactly once: a duplicate task finds it

@@ -2,7 +2,7 @@
 
 1. **Plies per second at each depth** (engine only, no database): for each game, sample games
    of ``--plies`` actions are played by the greedy bot with some random moves (seeded), then
-   analysed at each of ``--depths`` (bot levels: each position searched with that level's work);
+   analysed at each of ``--depths`` (each position searched with that depth's work, ``engine.analysis.WORK``);
    the table gives plies analysed per second and seconds per 100-ply game.
 2. **The slow queue's throughput** (with ``--queue N``): a PostgreSQL database of its own
    (``pacru_analysisbench``) gets N finished tables of ``--queue-plies`` actions, an analysis is
@@ -57,7 +57,7 @@ def sample_game(game: str, players: int, plies: int, seed: int) -> list[str]:
 
 def engine_cost(games: list[str], players: int, depths: list[int], plies: int, samples: int) -> None:
     from engine.analysis import analyse
-    from engine.bots.levels import level
+    from engine.analysis import work as work_at
 
     print(f"plies analysed per second, {players} seats, {samples} game(s) of up to {plies} actions each")
     print(
@@ -66,7 +66,7 @@ def engine_cost(games: list[str], players: int, depths: list[int], plies: int, s
     for game in games:
         sample = [sample_game(game, players, plies, seed) for seed in range(1, samples + 1)]
         for depth in depths:
-            work = level(depth).work(game)
+            work = work_at(depth, game)
             started = time.perf_counter()
             done = 0
             for i, actions in enumerate(sample):

@@ -15,11 +15,13 @@ plays for a seed), and TrueSkill rates the levels from scratch. Printed per game
     .venv/bin/python bench/bot_ladder.py                                   # Pacru, 2 seats, levels 1-8
     .venv/bin/python bench/bot_ladder.py --game pacru --players 2 4 --games 20 --jobs 2
     .venv/bin/python bench/bot_ladder.py --game shacru azacru --players 2 --levels 1-6 --games 10
+    .venv/bin/python bench/bot_ladder.py --game pacru --players 2 --games 16 --jobs 2 --save ladder.json
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import time
@@ -46,6 +48,11 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1, help="processes playing games at once (default 1)")
     parser.add_argument("--quiet", action="store_true", help="no progress line")
+    parser.add_argument(
+        "--save", metavar="FILE",
+        help="also write every series played (games, ranks, times) as JSON to FILE, which "
+        "`manage.py bot_ladder --load FILE` stores as the ladder's ratings",
+    )  # fmt: skip
     args = parser.parse_args()
     try:
         levels = ladder.parse_levels(args.levels)
@@ -58,6 +65,7 @@ def main() -> None:
             sys.stderr.write("\n")
         sys.stderr.flush()
 
+    saved: list[dict[str, object]] = []
     print(f"levels {args.levels}, {args.games} games per window, seed {args.seed}, {args.jobs} job(s)")
     for game in args.game:
         for players in args.players:
@@ -76,6 +84,9 @@ def main() -> None:
                 f"{plies:.0f} plies per game on average"
             )
             print(ladder.table_text(ladder.series_rows(series), title=head), flush=True)
+            if args.save:
+                saved.append(ladder.series_to_dict(series))
+                Path(args.save).write_text(json.dumps(saved, indent=1) + "\n")
 
 
 if __name__ == "__main__":

@@ -50,6 +50,12 @@ def schedule(
             "schedule": 60.0,
             "options": {"expires": 300},
         },
+        # Analyses whose task the broker or a worker lost: sent again (analysis.analyse.resend_lost).
+        "analysis-sweep": {
+            "task": "analysis.tasks.analysis_sweep",
+            "schedule": 300.0,
+            "options": {"expires": 600},
+        },
         "mail-sweep": {"task": accounts_tasks.MAIL_SWEEP, "schedule": 15.0, "options": {"expires": 60}},
         "notify-sweep": {"task": accounts_tasks.NOTIFY_SWEEP, "schedule": 30.0, "options": {"expires": 120}},
         "guest-cleanup": {

@@ -525,6 +525,8 @@ CELERY_TASK_ROUTES = {
     "games.tasks.bot_*": {"queue": BOT_QUEUE},
     "ratings.tasks.*": {"queue": "slow"},
     "tournaments.tasks.*": {"queue": "slow"},
+    # The lost-analysis sweep only sends tasks: the default queue, not behind the analyses.
+    "analysis.tasks.analysis_sweep": {"queue": "default"},
     # Game analysis and the bot ladder: searches of seconds to minutes, never before a move.
     "analysis.tasks.*": {"queue": "slow"},
     # Mail and notification sweeps: the default queue (or MAIL_QUEUE), never behind clocks or bots.

@@ -3,7 +3,7 @@ their player most.
 
 The game is replayed from its start. Every position in which a player had a real choice is
 searched once with the search bot (:meth:`engine.bots.search.SearchBot.analyse`) for a fixed
-number of iterations (the analysis's *depth* is a bot level, whose node budget this is), so an
+number of positions (the analysis's *depth*, 3 to 8, names a budget of :data:`WORK`), so an
 analysis is the same on any machine for the same seed. A search gives every seat's **expected
 score** in the position (0 to 1: 1 is first place, 0 is last; with two players, the winning
 chance) and the mover's expected score after each root move it tried.
@@ -38,6 +38,26 @@ from .bots.search import SearchBot
 from .records import Record
 from .state import State
 from .variants import new_game
+
+#: The analysis depths (3 to 8) and the positions searched per judged position at each, in Pacru
+#: and in Shacru or Azacru (a Pacru position costs about four times as much): each depth about
+#: three times the work of the one below. (They were the bot levels' budgets before the levels
+#: were graded by depth and carelessness; an analysis keeps its depth's meaning.)
+WORK: dict[int, tuple[int, int]] = {
+    3: (150, 400),
+    4: (700, 1_600),
+    5: (2_500, 6_000),
+    6: (10_000, 20_000),
+    7: (30_000, 60_000),
+    8: (100_000, 150_000),
+}
+
+
+def work(depth: int, game: str) -> int:
+    """The positions searched per judged position at analysis ``depth`` (3 to 8) in ``game``."""
+    pacru, step_games = WORK[depth]
+    return pacru if game == "pacru" else step_games
+
 
 INACCURACY = 0.05
 MISTAKE = 0.10

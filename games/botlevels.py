@@ -36,25 +36,31 @@ _TEXTS: dict[int, tuple[Promise, Promise]] = {
     ),
     2: (
         pgettext_lazy("bot level", "Novice"),
-        _("Takes whatever looks best right now, without looking ahead."),
+        _("Takes what looks best right now half the time, and any move the other half."),
     ),
     3: (
         pgettext_lazy("bot level", "Casual"),
-        _("Looks a little ahead: it avoids simple traps and takes what you leave."),
+        _("Takes what looks best right now, but one move in five is careless."),
     ),
     4: (
         pgettext_lazy("bot level", "Club"),
-        _("Searches a few hundred lines a move: a fair game for a regular player."),
+        _("Takes whatever looks best right now, without looking ahead."),
     ),
     5: (
         pgettext_lazy("bot level", "Strong"),
-        _("Searches thoroughly: it punishes loose pieces and plans a few moves ahead."),
+        _("Looks a few moves ahead, but one move in ten is careless."),
     ),
-    6: (pgettext_lazy("bot level", "Expert"), _("Searches deeply: a hard game for experienced players.")),
-    7: (pgettext_lazy("bot level", "Master"), _("Searches very deeply and seldom misses a tactic.")),
+    6: (
+        pgettext_lazy("bot level", "Expert"),
+        _("Looks a few moves ahead every move: it punishes loose pieces and simple traps."),
+    ),
+    7: (
+        pgettext_lazy("bot level", "Master"),
+        _("Searches deeply, but one move in ten is careless."),
+    ),
     8: (
         pgettext_lazy("bot level", "Grandmaster"),
-        _("The strongest level: the deepest search, often many seconds a move."),
+        _("The strongest level: searches deeply every move, a second or two a move."),
     ),
 }
 

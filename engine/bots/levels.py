@@ -1,34 +1,45 @@
 """Bot levels 1–8: graded strength defined by work, not by time.
 
-A level names a kind of bot and, for the search levels, how much it may search
-per move: the number of positions its iterative-deepening alpha-beta search may
-visit, ``nodes`` in Pacru (over the candidate moves: every base move and
-effect choice, the few most useful meeting fields) and ``positions`` in Shacru
-and Azacru (a Pacru position costs about four times as much). So a level
-plays the same moves on any machine, and its move is reproducible from a seed;
-``cap`` (seconds) is only a safety limit that a normal move never reaches.
+A level is three things, each independent of the machine:
 
-The legacy names stay: ``random`` is level 1, ``greedy`` level 2 and
-``search`` level 6 (about the work the old search bot did in its second a move
-on a fast machine).
+* **how far it looks**: none (level 1 plays at random), one move (levels 2–4: the greedy bot's
+  evaluation of each candidate), or an iterative-deepening alpha-beta search to a fixed
+  ``depth`` in plies (levels 5–8; per game, because a ply of Pacru costs far more than one of
+  Shacru or Azacru);
+* **how much it may search**: a budget of positions per move (``work``), so a complicated
+  position cannot make a move run long; the search stops there even if its depth is not done;
+* **how careless it is**: ``noise``, the share of its moves played as a random candidate
+  instead of its choice, drawn from the move's seed.
+
+The ladder (:mod:`analysis.ladder`) measured the steps between the levels: a step of depth
+(one move to a search, a shallow search to a deep one) and a step of carelessness (half the moves,
+one in five, one in ten, none) each win clearly against the level below, and the top level thinks
+a second or two a move. A level plays the same moves on any machine and its move is reproducible
+from a seed; ``cap`` (seconds) is only a safety limit that a normal move never reaches.
+
+The legacy names stay: ``random`` is level 1, ``greedy`` level 4 (the greedy bot without
+carelessness) and ``search`` level 6.
 
 >>> import engine
 >>> s = engine.new_game("shacru", 2)
->>> choose(s, 3, seed=7) == choose(s, 3, seed=7, clock=lambda: 0.0)
+>>> choose(s, 6, seed=7) == choose(s, 6, seed=7, clock=lambda: 0.0)
 True
 """
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..state import State
-from .base import Verdict
+from .base import Verdict, candidates
 from .greedy import GreedyBot
 from .random_bot import RandomBot
 from .search import SearchBot
+
+GAMES = ("pacru", "shacru", "azacru")
 
 
 @dataclass(frozen=True)
@@ -36,13 +47,18 @@ class Level:
     number: int  # 1..8
     name: str  # English code name, stable
     kind: str  # "random" | "greedy" | "search"
-    nodes: int  # Pacru: alpha-beta positions per move (0 for random/greedy)
-    positions: int  # Shacru, Azacru: alpha-beta positions per move (0 for random/greedy)
+    noise: float  # the share of moves played as a random candidate (0 for none)
+    depths: tuple[int, int, int]  # plies of alpha-beta in Pacru, Shacru, Azacru (0: no search)
+    budgets: tuple[int, int, int]  # positions the search may visit per move, same order
     cap: float  # seconds: a safety cap only
 
+    def depth(self, game: str) -> int:
+        """How many plies deep the level searches in ``game`` (0 for random and greedy)."""
+        return self.depths[GAMES.index(game)]
+
     def work(self, game: str) -> int:
-        """The work budget per move in ``game`` (what ``SearchBot`` takes as ``iterations``)."""
-        return self.nodes if game == "pacru" else self.positions
+        """The positions per move the level may search in ``game`` (0 for random and greedy)."""
+        return self.budgets[GAMES.index(game)]
 
     @property
     def code(self) -> str:
@@ -50,26 +66,32 @@ class Level:
         return str(self.number)
 
 
+_NONE = (0, 0, 0)
+#: The shallow and the deep search per game (plies; Pacru's searches never end on the searching
+#: seat's own turn, so at 2 seats they are 1, 3, 5 … plies), and their budgets.
+SHALLOW, SHALLOW_WORK = (3, 3, 3), (8_000, 8_000, 8_000)
+DEEP, DEEP_WORK = (5, 5, 4), (25_000, 25_000, 25_000)
+
 LEVELS: tuple[Level, ...] = (
-    Level(1, "beginner", "random", 0, 0, 5.0),
-    Level(2, "novice", "greedy", 0, 0, 10.0),
-    Level(3, "casual", "search", 150, 400, 20.0),
-    Level(4, "club", "search", 700, 1_600, 30.0),
-    Level(5, "strong", "search", 2_500, 6_000, 60.0),
-    Level(6, "expert", "search", 10_000, 20_000, 90.0),
-    Level(7, "master", "search", 30_000, 60_000, 180.0),
-    Level(8, "grandmaster", "search", 100_000, 150_000, 300.0),
+    Level(1, "beginner", "random", 1.0, _NONE, _NONE, 5.0),
+    Level(2, "novice", "greedy", 0.5, _NONE, _NONE, 10.0),
+    Level(3, "casual", "greedy", 0.2, _NONE, _NONE, 10.0),
+    Level(4, "club", "greedy", 0.0, _NONE, _NONE, 10.0),
+    Level(5, "strong", "search", 0.1, SHALLOW, SHALLOW_WORK, 30.0),
+    Level(6, "expert", "search", 0.0, SHALLOW, SHALLOW_WORK, 30.0),
+    Level(7, "master", "search", 0.1, DEEP, DEEP_WORK, 60.0),
+    Level(8, "grandmaster", "search", 0.0, DEEP, DEEP_WORK, 60.0),
 )
 
 #: The names bots had before levels: they stay valid everywhere a level is taken.
-LEGACY = {"random": 1, "greedy": 2, "search": 6}
+LEGACY = {"random": 1, "greedy": 4, "search": 6}
 
 CODES: tuple[str, ...] = tuple(lv.code for lv in LEVELS)
 
 
 def level(number: int | str) -> Level:
     """The level ``number`` (``3``, ``"3"``, a code name such as ``"club"``, or a legacy name:
-    ``random`` = 1, ``greedy`` = 2, ``search`` = 6). Raises ``ValueError`` for anything else."""
+    ``random`` = 1, ``greedy`` = 4, ``search`` = 6). Raises ``ValueError`` for anything else."""
     key = number.strip().lower() if isinstance(number, str) else number
     if isinstance(key, str):
         if key in LEGACY:
@@ -105,11 +127,13 @@ def choose(
 
 
 def analyse(state: State, number: int | str, *, seed: int) -> Verdict:
-    """The search's verdict on ``state`` with level ``number``'s work (levels 1–2 have none:
-    they are given level 3's)."""
+    """The search's verdict on ``state`` with level ``number``'s depth and work (levels without a
+    search are given the first searching level's; carelessness plays no part in a verdict)."""
     lv = level(number)
-    work = lv.work(state.game) or LEVELS[2].work(state.game)
-    return SearchBot().analyse(state, iterations=work, seed=seed)
+    if lv.kind != "search":
+        lv = next(x for x in LEVELS if x.kind == "search")
+    bot = SearchBot(max_depth=lv.depth(state.game))
+    return bot.analyse(state, iterations=lv.work(state.game), seed=seed)
 
 
 class LevelBot:
@@ -132,11 +156,25 @@ class LevelBot:
         lv = self.spec
         if lv.kind == "random":
             return RandomBot().choose(state, seed=seed)
+        draw = random.Random(None if seed is None else f"careless {seed}")
+        if lv.noise and draw.random() < lv.noise:
+            # A careless move: any candidate, drawn from the seed (not the position's best).
+            return draw.choice(candidates(state))
         if lv.kind == "greedy":
             return GreedyBot().choose(state, seed=seed)
-        return SearchBot(clock=self.clock, pacru="alphabeta").choose(
-            state, seed=seed, iterations=lv.work(state.game), budget=lv.cap
-        )
+        bot = SearchBot(clock=self.clock, pacru="alphabeta", max_depth=lv.depth(state.game))
+        return bot.choose(state, seed=seed, iterations=lv.work(state.game), budget=lv.cap)
 
 
-__all__ = ["CODES", "LEGACY", "LEVELS", "Level", "LevelBot", "analyse", "choose", "is_level", "level"]
+__all__ = [
+    "CODES",
+    "GAMES",
+    "LEGACY",
+    "LEVELS",
+    "Level",
+    "LevelBot",
+    "analyse",
+    "choose",
+    "is_level",
+    "level",
+]

@@ -72,8 +72,16 @@ class Node:
 class SearchBot:
     level = "search"
 
-    def __init__(self, clock: Callable[[], float] = time.perf_counter, *, pacru: str = "mcts"):
+    def __init__(
+        self,
+        clock: Callable[[], float] = time.perf_counter,
+        *,
+        pacru: str = "mcts",
+        max_depth: int = MAX_DEPTH,
+    ):
         self.clock = clock
+        #: The deepest round of alpha-beta (plies): the bot levels search to a fixed depth.
+        self.max_depth = max_depth
         #: How Pacru is searched: ``"mcts"`` (the time-budget search bot) or ``"alphabeta"`` (the
         #: levels and the analysis: the step games' search over the candidate moves).
         self.pacru = pacru
@@ -141,7 +149,7 @@ class SearchBot:
         order = list(moves)
         depth = 1
         try:
-            while depth <= MAX_DEPTH:
+            while depth <= self.max_depth:
                 found: dict[str, tuple[float, list[str], State]] = {}
                 for move in order:
                     after = state.play(move)
@@ -281,7 +289,7 @@ class SearchBot:
         order = list(moves)
         depth = 1
         try:
-            while depth <= MAX_DEPTH:
+            while depth <= self.max_depth:
                 scores: dict[str, float] = {}
                 alpha = -math.inf
                 for move in order:

@@ -108,7 +108,7 @@
     data = body;
     result.hidden = false;
     if (depthSelect) depthSelect.value = String(body.depth);
-    status.textContent = fill(gettext("Analysed at depth %(depth)s (bot level %(depth)s)."), { depth: body.depth });
+    status.textContent = fill(gettext("Analysed at depth %(depth)s."), { depth: body.depth });
     drawGraph();
     renderSummary();
     decorateMoves();

@@ -23,7 +23,7 @@ from engine.analysis import (
     result_values,
     summary,
 )
-from engine.bots.levels import level
+from engine.analysis import work as analysis_work
 from engine.pacru import generate
 from engine.state import PINCER
 from games import services
@@ -70,7 +70,7 @@ def test_the_planted_position_is_what_it_claims() -> None:
 @pytest.mark.parametrize("depth", [3, 4])
 def test_a_planted_blunder_is_marked_and_the_engine_move_suggested(depth: int) -> None:
     state = before_blunder()
-    plies = analyse_game([BLUNDER], start=state, iterations=level(depth).work("pacru"), seed=11)
+    plies = analyse_game([BLUNDER], start=state, iterations=analysis_work(depth, "pacru"), seed=11)
     (ply,) = plies
     assert ply.judged and ply.seat == 1 and ply.action == BLUNDER
     assert ply.loss >= 0.10 and ply.mark in ("mistake", "blunder")
@@ -189,7 +189,7 @@ def test_duplicate_requests_share_one_analysis_and_duplicate_tasks_compute_once(
     row = Analysis.objects.get(pk=one.pk)
     assert row.status == "done" and row.attempts == 1 and row.finished_at is not None
     assert [p["action"] for p in row.plies] == ["a3-b4(b4)", "a7-b7", "resign 2"]
-    assert set(row.summary["seats"]) == {"1", "2"} and row.summary["work"] == level(3).work("pacru")
+    assert set(row.summary["seats"]) == {"1", "2"} and row.summary["work"] == analysis_work(3, "pacru")
     # Another depth is another analysis.
     deeper = analyse.request_analysis(table_id=table.pk, user=alice.player.user, depth=4)
     assert deeper.pk != one.pk and Analysis.objects.count() == 2
@@ -251,6 +251,38 @@ def test_the_task_runs_once_the_request_is_committed(
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         analyse.request_analysis(table_id=table.pk, user=bob.player.user, depth=3)
     assert callbacks == [] and computed == [table.pk]  # done: nothing sent, nothing computed
+
+
+@pytest.mark.django_db
+def test_the_sweep_sends_lost_analyses_again_and_they_are_computed_once(
+    alice: Actor, bob: Actor, django_capture_on_commit_callbacks: Callable[..., Any], computed: list[int]
+) -> None:
+    """A queued analysis whose task the broker lost, and a running one whose worker was lost, are
+    sent again by the sweep (not before :data:`RESEND_AFTER` / the lease); each is computed once."""
+    queued_table = finished_table(alice, bob, ["a3-b4(b4)", "resign 2"])
+    running_table = finished_table(alice, bob, ["resign 1"])
+    queued = analyse.request_analysis(table_id=queued_table.pk, user=alice.player.user, depth=3)
+    running = analyse.request_analysis(table_id=running_table.pk, user=bob.player.user, depth=3)
+    now = timezone.now()
+    Analysis.objects.filter(pk=running.pk).update(status="running", started_at=now, attempts=1)
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        assert analyse.resend_lost(now=now + analyse.RESEND_AFTER - timedelta(seconds=5)) == 0
+    assert callbacks == [] and computed == []
+    # Past the resend delay the queued one goes; the running one waits for its lease to run out.
+    later = now + analyse.RESEND_AFTER + timedelta(seconds=5)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert analyse.resend_lost(now=later) == 1
+    assert computed == [queued_table.pk] and Analysis.objects.get(pk=queued.pk).status == "done"
+    Analysis.objects.filter(pk=running.pk).update(started_at=now - analyse.LEASE - timedelta(seconds=1))
+    with django_capture_on_commit_callbacks(execute=True):
+        assert analyse.resend_lost(now=later) == 1
+    row = Analysis.objects.get(pk=running.pk)
+    assert row.status == "done" and row.attempts == 2 and computed == [queued_table.pk, running_table.pk]
+    # Done: later sweeps send nothing, and a duplicate of a resent task computes nothing.
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        assert analyse.resend_lost(now=later + analyse.LEASE * 2) == 0
+    assert callbacks == []
+    assert analyse.run_analysis(analysis_id=queued.pk) is False and len(computed) == 2
 
 
 @pytest.mark.django_db

@@ -1,16 +1,19 @@
 """The bot ladder: series reproducible from a seed, ratings stored and added to, the stronger level
 rated higher; the command, the task, the Bots page and ``GET /api/v1/bots/``.
 
-Series here are Shacru between the cheap levels (1 random, 2 greedy, 3 a small search): a game takes
+Series here are Shacru between the cheap levels (1 random; 2, 3 and 4 the greedy bot, careless in
+half, a fifth and none of its moves): a game takes
 a fraction of a second."""
 
 from __future__ import annotations
 
+import json
 import re
 from io import StringIO
+from pathlib import Path
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 from django.test import Client
 from rest_framework.test import APIClient
 
@@ -66,21 +69,23 @@ def test_counts_against_the_level_below_at_three_seats() -> None:
     assert all(t[lv].moves > 0 and t[lv].ms_per_move is not None for lv in (1, 2, 3))
 
 
-def test_the_ladder_stores_ratings_and_greedy_ends_above_random() -> None:
-    rows = ladder.run(game="shacru", players=2, levels=[1, 2], games=6, seed=11)
+def test_the_ladder_stores_ratings_and_the_greedy_bot_ends_above_random() -> None:
+    rows = ladder.run(game="shacru", players=2, levels=[1, 4], games=6, seed=11)
     stored = {r.level: r for r in BotRating.objects.filter(game="shacru", players=2)}
-    assert set(stored) == {1, 2} and [r.level for r in rows] == [1, 2]
-    random_bot, greedy = stored[1], stored[2]
+    assert set(stored) == {1, 4} and [r.level for r in rows] == [1, 4]
+    random_bot, greedy = stored[1], stored[4]
     assert random_bot.games == greedy.games == 6
-    assert greedy.games_below == 6 and random_bot.games_below == 0
-    assert greedy.points_below >= 5  # greedy beats random nearly always
+    # Level 3 did not sit, so level 4 has no games against the level below it.
+    assert greedy.games_below == 0 and random_bot.games_below == 0
+    series = ladder.play_series(game="shacru", players=2, levels=[1, 4], games=6, seed=11)
+    wins = sum(dict(zip(r.levels, r.ranks, strict=True))[4] == 1 for r in series.results)
+    assert wins >= 5  # the greedy bot beats random nearly always
     assert greedy.mu > random_bot.mu + 2  # clearly above
     assert greedy.sigma < 25 / 3 and random_bot.sigma < 25 / 3
     assert greedy.ms_per_move is not None and random_bot.ms_per_move is not None
     # The stored ratings are the series' games applied in order from newcomers.
-    series = ladder.play_series(game="shacru", players=2, levels=[1, 2], games=6, seed=11)
     expected = ladder.rate_results("shacru", series.results, {})
-    assert (greedy.mu, greedy.sigma) == pytest.approx(expected[2])
+    assert (greedy.mu, greedy.sigma) == pytest.approx(expected[4])
     assert (random_bot.mu, random_bot.sigma) == pytest.approx(expected[1])
 
 
@@ -119,6 +124,49 @@ def test_the_command_prints_the_stored_table() -> None:
     assert BotRating.objects.filter(game="shacru", players=3).count() == 3
     with pytest.raises(Exception, match="no level 9"):
         call_command("bot_ladder", "--levels", "1-9", stdout=StringIO())
+
+
+def test_a_saved_series_loads_as_the_same_ratings(tmp_path: Path) -> None:
+    """``bench/bot_ladder.py --save`` writes series that ``bot_ladder --load`` stores: the same
+    ratings as storing the series played; a bad file is refused in words and stores nothing."""
+    series = ladder.play_series(game="shacru", players=2, levels=[1, 2, 3], games=2, seed=5)
+    saved = tmp_path / "ladder.json"
+    saved.write_text(json.dumps([ladder.series_to_dict(series)]))
+    out = StringIO()
+    call_command("bot_ladder", "--load", str(saved), stdout=out)
+    assert "shacru at 2 seats: 4 games loaded (seed 5)" in out.getvalue()
+    expected = ladder.rate_results("shacru", series.results, {})
+    for row in BotRating.objects.filter(game="shacru", players=2):
+        assert (row.mu, row.sigma) == pytest.approx(expected[row.level])
+        t = series.tallies[row.level]
+        assert (row.games, row.games_below, row.points_below) == (t.games, t.games_below, t.points_below)
+        assert row.ms_per_move == pytest.approx(t.ms_per_move)
+    before = list(BotRating.objects.values_list("level", "mu", "games"))
+    good = ladder.series_to_dict(series)
+    bad_rank = {**good, "results": [{"levels": [1, 2], "ranks": [1, 7], "plies": 3}]}
+    for content, words in (
+        ("not json", "cannot read"),
+        ("[]", "holds no series"),
+        (json.dumps([good, {**good, "game": "chess"}]), "not one the ladder plays"),
+        (json.dumps([bad_rank]), "are not places 1 to 2"),
+        (json.dumps([{**good, "levels": [1, 2, 9]}]), "no level 9"),
+    ):
+        saved.write_text(content)
+        with pytest.raises(CommandError, match=words):
+            call_command("bot_ladder", "--load", str(saved), stdout=StringIO())
+    assert list(BotRating.objects.values_list("level", "mu", "games")) == before
+
+
+def test_the_release_ladder_seeds_an_empty_site_once() -> None:
+    """The measured ladder shipped with the release is valid and fills the Bots page of a site that
+    has measured nothing yet, once."""
+    shipped = ladder.load_series(ladder.MEASURED)
+    assert {(s.game, s.players) for s in shipped} >= {("pacru", 2), ("shacru", 2), ("azacru", 2)}
+    assert ladder.seed_measured() is True
+    eight = BotRating.objects.get(game="pacru", players=2, level=8)
+    assert eight.games > 0 and eight.mu > BotRating.objects.get(game="pacru", players=2, level=1).mu
+    count = BotRating.objects.count()
+    assert ladder.seed_measured() is False and BotRating.objects.count() == count
 
 
 def test_the_task_runs_a_series() -> None:

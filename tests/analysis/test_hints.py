@@ -42,7 +42,7 @@ def test_a_hint_against_a_bot_is_a_legal_move_and_the_same_when_asked_again(alic
     r = alice.post(url(table))
     assert r.status_code == 200, r.content
     body = r.json()
-    assert body["level"] == hints.HINT_LEVEL == 5
+    assert body["level"] == hints.HINT_LEVEL == 6
     state = engine.load(table.position)
     assert state.play(body["move"]).last_move == body["move"]  # playable as it is
     assert body["words"].startswith(body["move"].split("(")[0])  # said as the review says it

@@ -12,7 +12,8 @@ import pytest
 from django.test import Client
 
 import engine
-from engine.bots import LevelBot, RandomBot, SearchBot, Verdict, get
+from engine.analysis import work as analysis_work
+from engine.bots import GreedyBot, LevelBot, RandomBot, SearchBot, Verdict, get
 from engine.bots import levels as lv
 from engine.bots.base import expected_scores
 from engine.match import play_series
@@ -48,7 +49,7 @@ def fake_clock(step: float) -> Callable[[], float]:
 
 # ------------------------------------------------------------------------ the levels themselves
 @pytest.mark.parametrize("game", ["pacru", "shacru", "azacru"])
-@pytest.mark.parametrize("number", [3, 4])
+@pytest.mark.parametrize("number", [5, 6])
 def test_a_level_plays_the_same_move_for_a_seed_on_any_clock(game: str, number: int) -> None:
     state = position(game, 2, 12)
     fast = [lv.choose(state, number, seed=s, clock=fake_clock(1e-6)) for s in range(3)]
@@ -64,31 +65,61 @@ def test_the_cap_is_only_a_safety_limit() -> None:
     """A clock that runs past the cap at once stops the search early: still a legal move."""
     state = position("pacru", 2, 8)
     bot = SearchBot(clock=fake_clock(1000.0), pacru="alphabeta")
-    move = bot.choose(state, seed=1, iterations=lv.level(8).nodes, budget=lv.level(8).cap)
+    move = bot.choose(state, seed=1, iterations=lv.level(8).work("pacru"), budget=lv.level(8).cap)
     assert state.play(move).last_move == move
     assert bot.iterations_done < 100
     # Within the cap the whole work is done.
     bot = SearchBot(clock=fake_clock(1e-6), pacru="alphabeta")
-    bot.choose(state, seed=1, iterations=lv.level(3).nodes, budget=lv.level(3).cap)
-    assert bot.iterations_done >= lv.level(3).nodes
+    bot.choose(state, seed=1, iterations=500, budget=lv.level(8).cap)
+    assert bot.iterations_done >= 500
+
+
+@pytest.mark.parametrize("game", ["pacru", "shacru", "azacru"])
+def test_a_level_searches_to_its_depth_within_its_budget(game: str) -> None:
+    """Level 6 stops at its depth well inside its budget in an opening; with the depth unbounded
+    the same budget is all spent."""
+    state = position(game, 2, 4)
+    six = lv.level(6)
+    bounded = SearchBot(pacru="alphabeta", max_depth=six.depth(game))
+    bounded.choose(state, seed=2, iterations=six.work(game))
+    assert 0 < bounded.iterations_done < six.work(game)
+    unbounded = SearchBot(pacru="alphabeta")
+    unbounded.choose(state, seed=2, iterations=six.work(game))
+    assert unbounded.iterations_done >= six.work(game)
+
+
+def test_careless_levels_play_a_random_candidate_in_their_share_of_moves() -> None:
+    """Levels 2 and 3 are level 4 (the greedy bot) with half and a fifth of their moves careless:
+    per seed, the move is either the greedy bot's or a random candidate, reproducibly."""
+    state = position("pacru", 2, 10)
+    seeds = range(200)
+    greedy = {s: GreedyBot().choose(state, seed=s) for s in seeds}
+    assert all(lv.choose(state, 4, seed=s) == greedy[s] for s in seeds)
+    for number, low, high in ((2, 70, 130), (3, 20, 60)):
+        moves = {s: lv.choose(state, number, seed=s) for s in seeds}
+        assert moves == {s: lv.choose(state, number, seed=s) for s in seeds}  # reproducible
+        differ = sum(moves[s] != greedy[s] for s in seeds)
+        assert low <= differ <= high, (number, differ)
+        assert all(state.play(m).last_move == m for m in moves.values())
 
 
 def test_levels_and_legacy_names_resolve() -> None:
     assert [x.number for x in lv.LEVELS] == list(range(1, 9))
     assert len({x.name for x in lv.LEVELS}) == 8
     assert lv.level(3) is lv.level("3") is lv.level(" 3 ") is lv.level(lv.LEVELS[2].name)
-    assert lv.level("random").number == 1 and lv.level("greedy").number == 2
+    assert lv.level("random").number == 1 and lv.level("greedy").number == 4
     assert lv.level("search").number == 6
     for bad in ("0", "9", 9, "", "strongest", True):
         with pytest.raises(ValueError):
             lv.level(bad)  # type: ignore[arg-type]
     assert not lv.is_level("9") and lv.is_level("8")
-    # The work grows with the level, in both kinds of search.
-    searching = [x for x in lv.LEVELS if x.kind == "search"]
-    assert [x.kind for x in lv.LEVELS[:2]] == ["random", "greedy"]
-    for low, high in itertools.pairwise(searching):
-        assert high.nodes > low.nodes and high.positions > low.positions
-        assert high.work("pacru") == high.nodes and high.work("shacru") == high.positions
+    # Each level looks further than the one below, or as far with fewer careless moves.
+    assert [x.kind for x in lv.LEVELS] == ["random"] + ["greedy"] * 3 + ["search"] * 4
+    reach = {"random": 0, "greedy": 1}
+    for game in lv.GAMES:
+        steps = [(reach.get(x.kind) or x.depth(game), -x.noise) for x in lv.LEVELS]
+        assert all(low < high for low, high in itertools.pairwise(steps)), game
+        assert all((x.kind == "search") == (x.work(game) > 0) for x in lv.LEVELS)
     # engine.bots.get takes levels and still the legacy kinds.
     assert isinstance(get("6"), LevelBot) and get("6").level == "6"
     assert isinstance(get("random"), RandomBot) and isinstance(get("search"), SearchBot)
@@ -107,7 +138,7 @@ def test_the_match_command_takes_levels() -> None:
 @pytest.mark.parametrize("players", [2, 3])
 def test_analyse_gives_a_legal_best_move_and_sensible_values(game: str, players: int) -> None:
     state = position(game, players, 10, seed=players)
-    work = lv.level(4).work(game)
+    work = analysis_work(4, game)
     verdict = SearchBot().analyse(state, iterations=work, seed=5)
     assert isinstance(verdict, Verdict)
     assert state.play(verdict.best).last_move == verdict.best
@@ -136,7 +167,7 @@ def test_analyse_favours_the_seat_well_ahead_in_markers(seed: int) -> None:
         state, _ = random_step(state, rng)
     counts = state.counts
     assert not state.is_over and counts[1] - counts[2] >= 4  # the position these seeds give
-    verdict = lv.analyse(state, 4, seed=1)
+    verdict = lv.analyse(state, 6, seed=1)
     assert verdict.values[1] > 0.75 > 0.25 > verdict.values[2]
 
 
@@ -179,8 +210,8 @@ def test_services_accept_levels_and_legacy_names() -> None:
 @pytest.mark.django_db
 def test_a_house_bot_plays_its_levels_work_without_a_time_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     alice = Actor("alice")
-    table = services.table_create(creator=alice.player, game="shacru", players=2, rated=False, bot="3")
-    Player.objects.filter(bot_level="3").update(bot_budget=0.0001)  # ignored: the level sets the work
+    table = services.table_create(creator=alice.player, game="shacru", players=2, rated=False, bot="6")
+    Player.objects.filter(bot_level="6").update(bot_budget=0.0001)  # ignored: the level sets the work
     seen: list[tuple[int | None, float | None]] = []
     real = SearchBot.choose
 
@@ -192,7 +223,7 @@ def test_a_house_bot_plays_its_levels_work_without_a_time_budget(monkeypatch: py
     state = engine.load(Table.objects.get(pk=table.pk).position)
     services.move_submit(table_id=table.pk, player=alice.player, ply=0, move=state.legal_moves()[0])
     assert bot_turn(table_id=table.pk) == "moved"
-    assert seen == [(lv.level(3).positions, lv.level(3).cap)]
+    assert seen == [(lv.level(6).work("shacru"), lv.level(6).cap)]
     assert Table.objects.get(pk=table.pk).ply == 2
 
 
@@ -223,7 +254,7 @@ def test_the_table_form_takes_levels_and_legacy_names() -> None:
 
 def test_level_texts_and_reserved_names() -> None:
     assert [t.number for t in botlevels.LEVEL_TEXTS] == list(range(1, 9))
-    assert botlevels.level_text("greedy").number == 2
+    assert botlevels.level_text("greedy").number == 4
     assert str(botlevels.level_text(4).label) == f"4 · {botlevels.level_text(4).name}"
     assert [c for c, _ in botlevels.choices()] == [str(n) for n in range(1, 9)]
     assert reserved("Bot level 3") and reserved("bot level 5 2")

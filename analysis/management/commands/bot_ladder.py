@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
@@ -48,8 +49,15 @@ class Command(BaseCommand):
         )
         parser.add_argument("--jobs", type=int, default=1, help="processes playing games at once (default 1)")
         parser.add_argument("--quiet", action="store_true", help="no progress bar")
+        parser.add_argument(
+            "--load", metavar="FILE",
+            help="store the series FILE holds (written by bench/bot_ladder.py --save) instead of playing",
+        )  # fmt: skip
 
     def handle(self, *args: Any, **options: Any) -> None:
+        if options["load"]:
+            self._load(Path(options["load"]))
+            return
         try:
             levels = ladder.parse_levels(options["levels"])
         except ValueError as exc:
@@ -68,6 +76,24 @@ class Command(BaseCommand):
                     )
                     continue
                 self._series(game, players, levels, options)
+
+    def _load(self, path: Path) -> None:
+        """Store every series of a saved ladder run; nothing is stored if any of them is bad."""
+        try:
+            series = ladder.load_series(path)
+        except ValueError as exc:
+            raise CommandError(f"--load: {exc}") from None
+        ladder.store_all(series)
+        for one in series:
+            rows = [
+                r for r in ladder.stored_rows(game=one.game, players=one.players) if r.level in one.levels
+            ]
+            head = (
+                f"{one.game} at {one.players} seats: {len(one.results)} games loaded (seed {one.seed}); "
+                "the stored ratings now:"
+            )
+            self.stdout.write(ladder.table_text(rows, title=head))
+            self.stdout.write("")
 
     def _series(self, game: str, players: int, levels: list[int], options: dict[str, Any]) -> None:
         title = f"{game} at {players} seats"

@@ -13,7 +13,7 @@ from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
 from accounts.models import Account
-from analysis import explorer
+from analysis import explorer, ladder
 from engine.playout import random_step
 from games import services
 from games.housebots import bot_accounts
@@ -63,6 +63,9 @@ class Command(BaseCommand):
             # And from before the explorer: the finished tables' moves in its index, once.
             if explorer.index_pending():
                 added.append("explorer")
+            # And from before the bot ladder: its measured ratings for the Bots page, once.
+            if ladder.seed_measured():
+                added.append("bot ladder")
             if added:
                 self.stdout.write(self.style.SUCCESS(f"demo {' and '.join(added)} created"))
             else:
@@ -104,6 +107,7 @@ class Command(BaseCommand):
         )
         seed_community(league=League.objects.get(slug="demo-club"))
         explorer.index_pending()  # the finished tables' moves, for the explorer (and any the task missed)
+        ladder.seed_measured()  # the bot levels' ratings as measured for the release, for the Bots page
         names = [n for n, _ in DEMO_PLAYERS + SEASON_PLAYERS + TEAM_PLAYERS]
         self.stdout.write(self.style.SUCCESS(f"demo data created: players {', '.join(names)} and organiser"))
 
