@@ -44,7 +44,10 @@ class BotLevelOut(serializers.Serializer):
     name = serializers.CharField(help_text="its name, in the reader's language")
     description = serializers.CharField(help_text="one sentence on how it plays, in the reader's language")
     kind = serializers.ChoiceField(choices=["random", "greedy", "search"])
-    noise = serializers.FloatField(help_text="the share of its moves played as a random candidate (0 to 1)")
+    noise = serializers.DictField(
+        child=serializers.FloatField(),
+        help_text="per game: the share of its moves played as a random candidate (0 to 1)",
+    )
     depth = serializers.DictField(
         child=serializers.IntegerField(),
         help_text="per game: the plies its search looks ahead (0: no search, one move of lookahead or none)",
@@ -77,7 +80,7 @@ _EXAMPLE = {
             "name": "Expert",
             "description": "Looks a few moves ahead every move: it punishes loose pieces and simple traps.",
             "kind": "search",
-            "noise": 0.0,
+            "noise": {"pacru": 0.0, "shacru": 0.0, "azacru": 0.0},
             "depth": {"pacru": 3, "shacru": 3, "azacru": 3},
             "work": {"pacru": 8000, "shacru": 8000, "azacru": 8000},
             "ratings": [

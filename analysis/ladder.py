@@ -10,10 +10,11 @@ reproducible from its seed on any machine (unless a level's safety cap cuts a se
 
 **Rating.** Each game's ranks (:meth:`engine.state.State.ranking`; ties shared) update the levels'
 TrueSkill ratings with the project's own environment (:func:`ratings.environment.rate`), one game
-after another in the order played. **Against the level below**: in every game where a level and the
-level one number below both sat, the level scores 1 if it finished above it, ½ if level, 0 if below
-(at 2 seats simply its wins). **Time per move**: the mean wall time of the level's choices, on the
-machine that ran the series (a level's *moves* do not depend on the machine, its time does).
+after another, the windows' games in turn (:func:`rating_order`). **Against the level below**: in
+every game where a level and the level one number below both sat, the level scores 1 if it finished
+above it, ½ if level, 0 if below (at 2 seats simply its wins). **Time per move**: the mean wall
+time of the level's choices, on the machine that ran the series (a level's *moves* do not depend on
+the machine, its time does).
 
 **Storage** (:func:`store`): in one transaction, the level's rows are made if missing, locked (in
 level order) and the series' games applied to the ratings read under the lock, so two runs at
@@ -286,13 +287,26 @@ def _count(tallies: dict[int, Tally], result: GameResult, spent: dict[int, tuple
             t.points_below += 1.0 if mine < theirs else 0.5 if mine == theirs else 0.0
 
 
+def rating_order(results: Iterable[GameResult]) -> list[GameResult]:
+    """The order a series' games update the ratings: the windows' games in turn (each window's
+    first game, then each one's second …), each window's in the order played. Rated window after
+    window instead, a level's rating would be decided by the last window it sat in (its
+    uncertainty is still wide when it starts on the second), whatever it did in the first."""
+    by_window: dict[frozenset[int], list[GameResult]] = {}
+    for r in results:
+        by_window.setdefault(frozenset(r.levels), []).append(r)
+    queues = list(by_window.values())
+    longest = max((len(q) for q in queues), default=0)
+    return [q[i] for i in range(longest) for q in queues if i < len(q)]
+
+
 def rate_results(
     game: str, results: Iterable[GameResult], start: dict[int, tuple[float, float]]
 ) -> dict[int, tuple[float, float]]:
-    """The levels' (mu, sigma) after applying ``results`` in order, from ``start`` (a level not
-    in it starts as a newcomer)."""
+    """The levels' (mu, sigma) after applying ``results`` from ``start`` (a level not in it starts
+    as a newcomer), in :func:`rating_order`."""
     current = dict(start)
-    for r in results:
+    for r in rating_order(results):
         before = [current.get(level, (MU, SIGMA)) for level in r.levels]
         after = rate(game, before, list(r.ranks))
         for level, rating in zip(r.levels, after, strict=True):
@@ -449,7 +463,7 @@ class LevelText:
     number: int
     code: str  # the engine's stable English code name
     kind: str
-    noise: float  # the share of moves played as a random candidate
+    noise: dict[str, float]  # game -> the share of moves played as a random candidate
     depth: dict[str, int]  # game -> plies searched (0: no search)
     work: dict[str, int]  # game -> positions the search may visit per move
     title: str  # translated, for pages
@@ -464,7 +478,7 @@ def level_texts() -> list[LevelText]:
         words = botlevels.level_text(lv.number)
         out.append(
             LevelText(
-                number=lv.number, code=lv.name, kind=lv.kind, noise=lv.noise,
+                number=lv.number, code=lv.name, kind=lv.kind, noise={g: lv.noise(g) for g in GAMES},
                 depth={g: lv.depth(g) for g in GAMES}, work={g: lv.work(g) for g in GAMES},
                 title=str(words.name),
                 description=str(words.description),

@@ -56,7 +56,7 @@ _TEXTS: dict[int, tuple[Promise, Promise]] = {
     ),
     7: (
         pgettext_lazy("bot level", "Master"),
-        _("Searches deeply, but one move in ten is careless."),
+        _("Searches deeply, though not as carefully as the strongest level."),
     ),
     8: (
         pgettext_lazy("bot level", "Grandmaster"),

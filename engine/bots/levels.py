@@ -9,13 +9,15 @@ A level is three things, each independent of the machine:
 * **how much it may search**: a budget of positions per move (``work``), so a complicated
   position cannot make a move run long; the search stops there even if its depth is not done;
 * **how careless it is**: ``noise``, the share of its moves played as a random candidate
-  instead of its choice, drawn from the move's seed.
+  instead of its choice, drawn from the move's seed (per game too: a careless move costs more in
+  some games than in others).
 
-The ladder (:mod:`analysis.ladder`) measured the steps between the levels: a step of depth
-(one move to a search, a shallow search to a deep one) and a step of carelessness (half the moves,
-one in five, one in ten, none) each win clearly against the level below, and the top level thinks
-a second or two a move. A level plays the same moves on any machine and its move is reproducible
-from a seed; ``cap`` (seconds) is only a safety limit that a normal move never reaches.
+The steps between the levels are steps of depth (one move to a search, a shallow search to a deep
+one) and of carelessness (half the moves, one in five, one in ten, none); the top level thinks a
+second or two a move. How far apart they are is measured by the bot ladder (:mod:`analysis.ladder`;
+this release's table is in ``docs/players/bots.md``). A level plays the same moves on any machine
+and its move is reproducible from a seed; ``cap`` (seconds) is only a safety limit that a normal
+move never reaches.
 
 The legacy names stay: ``random`` is level 1, ``greedy`` level 4 (the greedy bot without
 carelessness) and ``search`` level 6.
@@ -47,10 +49,14 @@ class Level:
     number: int  # 1..8
     name: str  # English code name, stable
     kind: str  # "random" | "greedy" | "search"
-    noise: float  # the share of moves played as a random candidate (0 for none)
+    noises: tuple[float, float, float]  # the share of moves played as a random candidate, per game
     depths: tuple[int, int, int]  # plies of alpha-beta in Pacru, Shacru, Azacru (0: no search)
     budgets: tuple[int, int, int]  # positions the search may visit per move, same order
     cap: float  # seconds: a safety cap only
+
+    def noise(self, game: str) -> float:
+        """The share of its moves the level plays as a random candidate in ``game`` (0: none)."""
+        return self.noises[GAMES.index(game)]
 
     def depth(self, game: str) -> int:
         """How many plies deep the level searches in ``game`` (0 for random and greedy)."""
@@ -73,14 +79,16 @@ SHALLOW, SHALLOW_WORK = (3, 3, 3), (8_000, 8_000, 8_000)
 DEEP, DEEP_WORK = (5, 5, 4), (25_000, 25_000, 25_000)
 
 LEVELS: tuple[Level, ...] = (
-    Level(1, "beginner", "random", 1.0, _NONE, _NONE, 5.0),
-    Level(2, "novice", "greedy", 0.5, _NONE, _NONE, 10.0),
-    Level(3, "casual", "greedy", 0.2, _NONE, _NONE, 10.0),
-    Level(4, "club", "greedy", 0.0, _NONE, _NONE, 10.0),
-    Level(5, "strong", "search", 0.1, SHALLOW, SHALLOW_WORK, 30.0),
-    Level(6, "expert", "search", 0.0, SHALLOW, SHALLOW_WORK, 30.0),
-    Level(7, "master", "search", 0.1, DEEP, DEEP_WORK, 60.0),
-    Level(8, "grandmaster", "search", 0.0, DEEP, DEEP_WORK, 60.0),
+    Level(1, "beginner", "random", (1.0, 1.0, 1.0), _NONE, _NONE, 5.0),
+    Level(2, "novice", "greedy", (0.5, 0.5, 0.5), _NONE, _NONE, 10.0),
+    Level(3, "casual", "greedy", (0.2, 0.2, 0.2), _NONE, _NONE, 10.0),
+    Level(4, "club", "greedy", (0.0, 0.0, 0.0), _NONE, _NONE, 10.0),
+    Level(5, "strong", "search", (0.1, 0.1, 0.1), SHALLOW, SHALLOW_WORK, 30.0),
+    Level(6, "expert", "search", (0.0, 0.0, 0.0), SHALLOW, SHALLOW_WORK, 30.0),
+    # Shacru: a careless move in ten cost more than two plies of depth gained (the ladder had
+    # this level at 47 % against level 6), so its step to level 8 is four plies, none careless.
+    Level(7, "master", "search", (0.1, 0.0, 0.1), (5, 4, 4), DEEP_WORK, 60.0),
+    Level(8, "grandmaster", "search", (0.0, 0.0, 0.0), DEEP, DEEP_WORK, 60.0),
 )
 
 #: The names bots had before levels: they stay valid everywhere a level is taken.
@@ -157,7 +165,8 @@ class LevelBot:
         if lv.kind == "random":
             return RandomBot().choose(state, seed=seed)
         draw = random.Random(None if seed is None else f"careless {seed}")
-        if lv.noise and draw.random() < lv.noise:
+        noise = lv.noise(state.game)
+        if noise and draw.random() < noise:
             # A careless move: any candidate, drawn from the seed (not the position's best).
             return draw.choice(candidates(state))
         if lv.kind == "greedy":

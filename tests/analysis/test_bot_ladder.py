@@ -126,6 +126,22 @@ def test_the_command_prints_the_stored_table() -> None:
         call_command("bot_ladder", "--levels", "1-9", stdout=StringIO())
 
 
+def test_the_windows_games_are_rated_in_turn() -> None:
+    """Each window's first game, then each one's second …: a level's rating is not decided by the
+    last window it sat in."""
+    a1, a2, a3 = (ladder.GameResult(levels=(1, 2), ranks=(1, 2), plies=i) for i in (1, 2, 3))
+    b1, b2 = (ladder.GameResult(levels=(3, 2), ranks=(2, 1), plies=i) for i in (4, 5))
+    c1 = ladder.GameResult(levels=(2, 1), ranks=(1, 2), plies=6)  # the first window, seats rotated
+    assert ladder.rating_order([a1, a2, c1, b1, a3, b2]) == [a1, b1, a2, b2, c1, a3]
+    assert ladder.rating_order([]) == []
+    # Rating window after window would leave level 2 where its last window put it; in turn, the
+    # wins it took in the first window count as much as the games of the second.
+    series = ladder.play_series(game="shacru", players=2, levels=[1, 2, 3], games=4, seed=3)
+    order = ladder.rating_order(series.results)
+    assert sorted(order, key=id) == sorted(series.results, key=id)
+    assert [set(r.levels) for r in order[:2]] == [{1, 2}, {2, 3}]
+
+
 def test_a_saved_series_loads_as_the_same_ratings(tmp_path: Path) -> None:
     """``bench/bot_ladder.py --save`` writes series that ``bot_ladder --load`` stores: the same
     ratings as storing the series played; a bad file is refused in words and stores nothing."""

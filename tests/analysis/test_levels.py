@@ -117,7 +117,7 @@ def test_levels_and_legacy_names_resolve() -> None:
     assert [x.kind for x in lv.LEVELS] == ["random"] + ["greedy"] * 3 + ["search"] * 4
     reach = {"random": 0, "greedy": 1}
     for game in lv.GAMES:
-        steps = [(reach.get(x.kind) or x.depth(game), -x.noise) for x in lv.LEVELS]
+        steps = [(reach.get(x.kind) or x.depth(game), -x.noise(game)) for x in lv.LEVELS]
         assert all(low < high for low, high in itertools.pairwise(steps)), game
         assert all((x.kind == "search") == (x.work(game) > 0) for x in lv.LEVELS)
     # engine.bots.get takes levels and still the legacy kinds.
