@@ -214,7 +214,13 @@ def series_from_dict(data: dict[str, Any]) -> Series:
                        plies=int(r["plies"]))
             for r in data["results"]
         ]  # fmt: skip
-        tallies = {int(level): Tally(**t) for level, t in data["tallies"].items()}
+        tallies = {
+            int(level): Tally(
+                games=int(t["games"]), games_below=int(t["games_below"]),
+                points_below=float(t["points_below"]), moves=int(t["moves"]), seconds=float(t["seconds"]),
+            )
+            for level, t in data["tallies"].items()
+        }  # fmt: skip
     except (KeyError, TypeError, AttributeError) as exc:
         raise ValueError(f"not a ladder series: {exc!r} is missing or malformed") from exc
     for r in results:

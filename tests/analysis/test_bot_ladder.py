@@ -166,6 +166,13 @@ def test_a_saved_series_loads_as_the_same_ratings(tmp_path: Path) -> None:
         (json.dumps([good, {**good, "game": "chess"}]), "not one the ladder plays"),
         (json.dumps([bad_rank]), "are not places 1 to 2"),
         (json.dumps([{**good, "levels": [1, 2, 9]}]), "no level 9"),
+        (json.dumps([{**good, "tallies": {**good["tallies"], "1": {"games": 2}}}]), "missing or malformed"),
+        (
+            json.dumps(
+                [{**good, "tallies": {**good["tallies"], "1": {**good["tallies"]["1"], "moves": "many"}}}]
+            ),
+            "invalid literal",
+        ),
     ):
         saved.write_text(content)
         with pytest.raises(CommandError, match=words):
