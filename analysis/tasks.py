@@ -35,7 +35,7 @@ def explorer_index(table_id: int) -> bool:
 @shared_task(name="analysis.tasks.analysis_sweep", acks_late=True)
 def analysis_sweep() -> int:
     """Periodic (beat): send the tasks of lost analyses again (``analyse.resend_lost``); how many."""
-    from . import analyse
+    from . import analyse  # here: analyse sends the tasks this one runs (a top-level import is a cycle)
 
     return analyse.resend_lost()
 
