@@ -62,10 +62,13 @@ def server(django_db_setup: None) -> Iterator[Uvicorn]:
 
 @pytest.fixture
 def live(server: Uvicorn) -> Iterator[Uvicorn]:
-    """The server, with no stream open and no channel left, before and after each test."""
+    """The server, with no stream open and no channel left, before and after each test. Closing
+    waits longer than a test's own checks: it only keeps the tests apart, and on a loaded host the
+    server can take more than a read timeout to see a client gone (a stream that never closes still
+    fails here)."""
     settle(server, streams=0, channels=0)
     yield server
-    settle(server, streams=0, channels=0)
+    settle(server, streams=0, channels=0, within=3 * READ_TIMEOUT)
 
 
 def gauges(server: Uvicorn) -> tuple[int, int]:
