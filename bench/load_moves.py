@@ -5,7 +5,9 @@ It makes a PostgreSQL database of its own (``pacru_bench`` on the server of
 under gunicorn, then many concurrent clients each play their own tables by
 submitting legal moves (chosen with the engine, like a real client would) for
 ``--seconds``. It reports adjudicated moves per second and the latency
-distribution of the move submissions.
+distribution of the move submissions. The clients' moves are chosen before the clock starts
+(``GAMES`` random games, played out with the engine; table ``i`` replays game ``i mod GAMES``),
+so the load generator, which shares the machine, spends its CPU on HTTP and not on the engine.
 
     .venv/bin/python bench/load_moves.py                      # defaults: 32 clients, 30 s
     .venv/bin/python bench/load_moves.py --clients 64 --workers 3 --threads 8
@@ -83,10 +85,32 @@ def prepare(db_url: str, tables: int, game: str) -> list[dict[str, Any]]:
     return out
 
 
+#: How many different games the clients replay (see the module docstring).
+GAMES = 16
+
+
+def random_games(game: str, count: int, seed: int) -> list[list[tuple[int, int, str]]]:
+    """``count`` random 2-player games of ``game`` played to their end: each a list of (the ply
+    answered, the seat to move, the move's text)."""
+    import engine
+    from engine.playout import random_step
+
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        state, moves = engine.new_game(game, 2), []
+        while not state.is_over:
+            after, text = random_step(state, rng)
+            moves.append((state.ply, state.to_move, text))
+            state = after
+        out.append(moves)
+    return out
+
+
 def client_process(
     port: int,
     work: list[dict[str, Any]],
-    game: str,
+    games: list[list[tuple[int, int, str]]],
     seconds: float,
     seed: int,
     queue: Any,
@@ -99,9 +123,6 @@ def client_process(
     import threading
 
     gc.disable()  # the clients' own collection pauses would show up as server latency
-
-    import engine
-    from engine.playout import random_step
 
     deadline = time.perf_counter() + seconds
     latencies: list[float] = []
@@ -126,12 +147,12 @@ def client_process(
             code = 201 if response.status == 200 else response.status
             local_codes[code] = local_codes.get(code, 0) + 1
         for table in mine if not baseline else []:
-            state = engine.new_game(game, 2)
-            while not state.is_over and time.perf_counter() < deadline:
-                after, text = random_step(state, rng)
-                body = json.dumps({"ply": state.ply, "move": text})
+            for ply, seat, text in games[table["id"] % len(games)]:
+                if time.perf_counter() >= deadline:
+                    break
+                body = json.dumps({"ply": ply, "move": text})
                 headers = {
-                    "Authorization": f"Token {table['tokens'][state.to_move - 1]}",
+                    "Authorization": f"Token {table['tokens'][seat - 1]}",
                     "Content-Type": "application/json",
                 }
                 if interval:
@@ -147,7 +168,6 @@ def client_process(
                 local_codes[response.status] = local_codes.get(response.status, 0) + 1
                 if response.status != 201:
                     break
-                state = after
             if time.perf_counter() >= deadline:
                 break
         with lock:
@@ -217,6 +237,15 @@ def cpu_used(before: dict[str, Any], after: dict[str, Any]) -> dict[str, float]:
     return {"server": after["server"] - before["server"], "postgres": max(0.0, pg)}
 
 
+def machine_ticks() -> dict[str, int]:
+    """The whole machine's CPU time so far (Linux ``/proc/stat``), in clock ticks: busy (user,
+    system, interrupts), idle (with I/O wait) and stolen by the virtual machine's host."""
+    with open("/proc/stat") as fh:
+        fields = [int(x) for x in fh.readline().split()[1:9]]
+    user, nice, system, idle, iowait, irq, softirq, steal = fields
+    return {"busy": user + nice + system + irq + softirq, "idle": idle + iowait, "steal": steal}
+
+
 def percentile(values: list[float], p: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
@@ -233,7 +262,13 @@ def flush_redis(url: str) -> None:
 
 
 def run_phase(
-    args: argparse.Namespace, server_pid: int, work: list[dict[str, Any]], *, baseline: bool, rate: float
+    args: argparse.Namespace,
+    server_pid: int,
+    work: list[dict[str, Any]],
+    *,
+    baseline: bool,
+    rate: float,
+    games: list[list[tuple[int, int, str]]],
 ) -> dict[str, Any]:
     """One measured phase against the running server: clients play ``work`` (or read the health
     endpoint when ``baseline``) for ``--seconds``, closed loop or at ``rate`` requests a second."""
@@ -246,11 +281,12 @@ def run_phase(
     procs = [
         mp.get_context("fork").Process(
             target=client_process,
-            args=(args.port, chunk, args.game, args.seconds, i + 1, queue, threads, interval, baseline),
+            args=(args.port, chunk, games, args.seconds, i + 1, queue, threads, interval, baseline),
         )
         for i, chunk in enumerate(per_proc)
     ]
     cpu_before = cpu_by_group(server_pid)
+    machine_before = machine_ticks()
     client_before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     for p in procs:
@@ -260,6 +296,7 @@ def run_phase(
         p.join()
     elapsed = time.perf_counter() - start
     cpu_after = cpu_by_group(server_pid)
+    machine_after = machine_ticks()
     client_after = resource.getrusage(resource.RUSAGE_CHILDREN)
     latencies = [x for lat, _ in results for x in lat]
     codes: dict[int, int] = {}
@@ -271,7 +308,10 @@ def run_phase(
         client_before.ru_utime + client_before.ru_stime
     )
     done = codes.get(201, 0)
+    hz = os.sysconf("SC_CLK_TCK")
+    machine = {k: (machine_after[k] - machine_before[k]) / hz for k in machine_before}
     return {
+        "machine": machine,
         "baseline": baseline,
         "rate": rate,
         "elapsed": elapsed,
@@ -298,6 +338,14 @@ def report(args: argparse.Namespace, phase: dict[str, Any]) -> None:
     busy = ", ".join(f"{k} {v / elapsed:.2f}" for k, v in cpu.items())
     print(f"CPU ms per move: {per_move}")
     print(f"cores busy: {busy} (of {os.cpu_count()})")
+    machine = phase["machine"]
+    other = machine["busy"] - sum(cpu.values())
+    print(
+        f"the whole machine: {machine['busy'] / elapsed:.2f} cores busy, "
+        f"{machine['idle'] / elapsed:.2f} idle, "
+        f"{machine['steal'] / elapsed:.2f} stolen by the host; busy outside the three above (Redis, "
+        f"the kernel's network work, anything else): {other / elapsed:.2f}"
+    )
     lat = phase["latencies"]
     print(
         f"latency ms: p50 {percentile(lat, 50) * 1000:.1f}  "
@@ -363,6 +411,11 @@ def main() -> None:
     tables = args.tables * (2 if args.compare else 1)
     print(f"preparing {tables} {args.game} tables in {db_url} …", flush=True)
     work = prepare(db_url, tables, args.game)
+    games = random_games(args.game, GAMES, seed=1)
+    print(
+        f"{len(games)} random games to replay, {sum(map(len, games)) // len(games)} plies on average",
+        flush=True,
+    )
     env = {**os.environ, "DATABASE_URL": db_url, "THROTTLE_OFF": "1", "DEBUG": "0", "LOG_LEVEL": "WARNING"}
     env["REDIS_URL"] = args.redis
     if args.redis:
@@ -384,18 +437,20 @@ def main() -> None:
     try:
         wait_for(args.port)
         if not args.compare:
-            report(args, run_phase(args, server.pid, work, baseline=args.baseline, rate=args.rate))
+            report(
+                args, run_phase(args, server.pid, work, baseline=args.baseline, rate=args.rate, games=games)
+            )
             return
         half = len(work) // 2
         print("\n-- bare reads, closed loop --")
-        reads = run_phase(args, server.pid, [], baseline=True, rate=0)
+        reads = run_phase(args, server.pid, [], baseline=True, rate=0, games=games)
         report(args, reads)
         print("\n-- moves, closed loop --")
-        moves = run_phase(args, server.pid, work[:half], baseline=False, rate=0)
+        moves = run_phase(args, server.pid, work[:half], baseline=False, rate=0, games=games)
         report(args, moves)
         target = args.at * moves["per_second"]
         print(f"\n-- moves offered at {args.at:.0%} of that peak --")
-        fixed = run_phase(args, server.pid, work[half:], baseline=False, rate=target)
+        fixed = run_phase(args, server.pid, work[half:], baseline=False, rate=target, games=games)
         report(args, fixed)
     finally:
         os.killpg(server.pid, signal.SIGTERM)

@@ -80,18 +80,22 @@ class FallbackRedisCache(RedisCache):
             try:
                 return getattr(super(), name)(*args, **kwargs)
             except _UNAVAILABLE as exc:
-                with self._lock:
-                    first = not self.redis_down
-                    self._down_until = time.monotonic() + BACKOFF_SECONDS
-                if first:
-                    log.warning(
-                        "cache: Redis does not answer (%s: %s); using this process's memory for %.0f s",
-                        type(exc).__name__,
-                        exc,
-                        BACKOFF_SECONDS,
-                    )
+                self._note_down(exc)
         method: Callable[..., Any] = getattr(self._fallback, name)
         return method(*args, **kwargs)
+
+    def _note_down(self, exc: BaseException) -> None:
+        """Leave Redis alone for ``BACKOFF_SECONDS``; say so once."""
+        with self._lock:
+            first = not self.redis_down
+            self._down_until = time.monotonic() + BACKOFF_SECONDS
+        if first:
+            log.warning(
+                "cache: Redis does not answer (%s: %s); using this process's memory for %.0f s",
+                type(exc).__name__,
+                exc,
+                BACKOFF_SECONDS,
+            )
 
     def add(self, *args: Any, **kwargs: Any) -> Any:
         return self._either("add", *args, **kwargs)
@@ -125,3 +129,30 @@ class FallbackRedisCache(RedisCache):
 
     def clear(self) -> Any:
         return self._either("clear")
+
+    def run_script(self, lua: str, keys: list[str], args: list[Any]) -> Any:
+        """Run the Lua script ``lua`` on Redis, atomically, over the cache keys ``keys`` (made
+        with this cache's prefix and version, as ``get`` and ``set`` make them) and ``args``: one
+        round trip (``EVALSHA``; the script is sent again if Redis lost it). Values the script
+        reads or writes must be integers, which this cache stores as they are.
+
+        Raises :class:`RedisAway` while Redis does not answer (and for ``BACKOFF_SECONDS`` after):
+        the caller then does the same with the cache's plain calls, which use this process's
+        memory meanwhile."""
+        if self.redis_down:
+            raise RedisAway
+        client = self._cache.get_client(write=True)
+        scripts = self.__dict__.setdefault("_scripts", {})
+        script = scripts.get((id(client), lua))
+        if script is None:
+            script = scripts[(id(client), lua)] = client.register_script(lua)
+        try:
+            return script(keys=[self.make_and_validate_key(key) for key in keys], args=args)
+        except _UNAVAILABLE as exc:
+            self._note_down(exc)
+            raise RedisAway from exc
+
+
+class RedisAway(Exception):
+    """Redis did not answer (or is being left alone after it did not): see
+    :meth:`FallbackRedisCache.run_script`."""

@@ -55,6 +55,7 @@ from rest_framework.throttling import (
 )
 
 from common import devices
+from common.cache import RedisAway
 
 
 def client_address(request: HttpRequest) -> str:
@@ -126,10 +127,33 @@ class _Counter(SimpleRateThrottle):
             self.taken = None
 
 
+#: :func:`_incr` on Redis, in one round trip: ``INCR`` makes a missing key at 1 (with no expiry),
+#: so a 1 is the window's first event, which puts the previous window's count above it and sets
+#: the expiry. Lua numbers are doubles: the previous count is capped below 2**21 so the sum stays
+#: exact (a window of over two million events is refused either way).
+_INCR_LUA = """
+local value = redis.call('INCR', KEYS[1])
+if value == 1 then
+  local previous = math.min((tonumber(redis.call('GET', KEYS[2])) or 0) % 4294967296, 2097151)
+  value = previous * 4294967296 + 1
+  redis.call('SET', KEYS[1], string.format('%d', value), 'EX', ARGV[1])
+end
+return value
+"""
+
+
 def _incr(key: str, previous_key: str, timeout: int) -> int:
     """Add one to the count at ``key``; when it is not there (the window's first event, or it
     expired since), make it, with the count at ``previous_key`` above the new count of one, to
-    expire after ``timeout`` seconds. Returns the key's value."""
+    expire after ``timeout`` seconds. Returns the key's value.
+
+    On Redis that is one script (one round trip, atomic); in memory, and while Redis is away
+    (``common.cache``), the cache's own calls: an increment, and for the window's first event a
+    read and an ``add``."""
+    run_script = getattr(cache, "run_script", None)
+    if run_script is not None:
+        with contextlib.suppress(RedisAway):
+            return int(run_script(_INCR_LUA, [key, previous_key], [timeout]))
     for _attempt in range(3):
         try:
             return int(cache.incr(key))

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pickle
 import threading
+import uuid
 from collections.abc import Iterator
 from typing import Any
 
@@ -146,8 +147,9 @@ class CountingCache:
         self.calls: list[str] = []
 
     def __getattr__(self, name: str) -> Any:
+        value = getattr(cache, name)  # a method the cache does not have is not a call
         self.calls.append(name)
-        return getattr(cache, name)
+        return value
 
 
 @pytest.mark.parametrize("rate", ["5/min", "100000/min"])
@@ -223,3 +225,80 @@ def test_a_views_scope_is_counted_per_user(rates: Any, clock: Clock, alice: Acto
     assert ScopedThrottle().allow_request(drf_request(), View()), "another client"
     assert cache.get(f"throttle:watch:{user.pk}:{window(START)}") == 2
     assert ScopedThrottle().allow_request(drf_request(user), object()), "a view without a scope"
+
+
+# ------------------------------------------------------------------ on Redis
+
+
+@pytest.fixture
+def redis_cache(settings: Any) -> str:
+    """The production cache (``common.cache.FallbackRedisCache``) on the shared Redis, under a key
+    prefix of this test's own (never cleared: the server is shared, the keys expire)."""
+    prefix = f"throttle-test-{uuid.uuid4().hex}"
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "common.cache.FallbackRedisCache",
+            "LOCATION": "redis://127.0.0.1:6379/12",
+            "KEY_PREFIX": prefix,
+        }
+    }
+    return prefix
+
+
+def test_on_redis_a_request_is_one_script_and_the_counts_are_the_same(
+    rates: Any, clock: Clock, redis_cache: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    counting = CountingCache()
+    monkeypatch.setattr(throttles, "cache", counting)
+    request = drf_request(address="10.2.2.1")
+    admitted = []
+    for _ in range(3):
+        counting.calls.clear()
+        admitted.append(AnonThrottle().allow_request(request, None))
+        assert counting.calls[0] == "run_script", "one round trip, however the count stands"
+    assert admitted == [True, True, False]
+    assert counting.calls == ["run_script", "decr"], "the refused one is given back"
+    w = window(START)
+    key = f"throttle:anon:10.2.2.1:{w}"
+    assert cache.get(key) == 2
+    # The key expires with its window's successor (two windows), as the memory cache's does.
+    raw = cache._cache.get_client()  # type: ignore[attr-defined]
+    assert 60 < raw.ttl(cache.make_key(key)) <= 120
+    # The next window's first request carries this window's count above 32 bits (50 s into it,
+    # the estimate is 2 * 10/60 + 1: admitted).
+    clock.now += 100
+    assert AnonThrottle().allow_request(request, None)
+    assert cache.get(f"throttle:anon:10.2.2.1:{w + 1}") == (2 << 32) + 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_on_redis_parallel_requests_do_not_overrun_the_rate(
+    rates: Any, clock: Clock, redis_cache: str
+) -> None:
+    request = drf_request(address="10.2.2.2")
+    start = threading.Barrier(12)
+    admitted: list[bool] = []
+
+    def one() -> None:
+        start.wait()
+        admitted.append(UserThrottle().allow_request(request, None))
+
+    threads = [threading.Thread(target=one) for _ in range(12)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert admitted.count(True) == 3
+    assert cache.get(f"throttle:user:10.2.2.2:{window(START)}") == 3
+
+
+def test_while_redis_is_away_the_counts_go_on_in_memory(rates: Any, clock: Clock, settings: Any) -> None:
+    # Nothing listens on port 1: the script cannot run, and the cache's plain calls count in
+    # this process's memory meanwhile.
+    settings.CACHES = {
+        "default": {"BACKEND": "common.cache.FallbackRedisCache", "LOCATION": "redis://127.0.0.1:1/0"}
+    }
+    request = drf_request(address="10.2.2.3")
+    assert [AnonThrottle().allow_request(request, None) for _ in range(3)] == [True, True, False]
+    assert cache.redis_down  # type: ignore[attr-defined]
+    assert cache.get(f"throttle:anon:10.2.2.3:{window(START)}") == 2
