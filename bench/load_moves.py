@@ -401,6 +401,13 @@ def main() -> None:
         "Without it tasks run in the web process as they are sent (eagerly).",
     )
     parser.add_argument(
+        "--throttle",
+        action="store_true",
+        help="keep the API's throttles, as in production (each request counted against its player's "
+        "`user` rate, here 100000/min so no bench client is refused); without it they are off "
+        "(THROTTLE_OFF=1)",
+    )
+    parser.add_argument(
         "--logs",
         action="store_true",
         help="log as production does (INFO, JSON: one line per move) to a file, instead of warnings only",
@@ -418,6 +425,8 @@ def main() -> None:
     )
     env = {**os.environ, "DATABASE_URL": db_url, "THROTTLE_OFF": "1", "DEBUG": "0", "LOG_LEVEL": "WARNING"}
     env["REDIS_URL"] = args.redis
+    if args.throttle:
+        env.update(THROTTLE_OFF="0", THROTTLE_USER="100000/min", THROTTLE_ANON="100000/min")
     if args.redis:
         flush_redis(args.redis)
         print(f"server on Redis {args.redis}: tasks queued for no worker, push published", flush=True)

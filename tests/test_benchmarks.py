@@ -179,8 +179,10 @@ def test_load_moves_compare(pg_admin: str) -> None:
     out = run(
         "load_moves", "--database", pg_admin, "--tables", "4", "--seconds", "1", "--clients", "2",
         "--procs", "1", "--workers", "1", "--threads", "2", "--port", str(free_port()), "--compare",
+        "--throttle",
     )  # fmt: skip
     assert out.count("responses: {201:") == 3, out[-2000:]
+    assert out.count("the whole machine: ") == 3, out[-2000:]
     assert re.search(r"summary: \d+ moves/s against \d+ bare reads/s \(\d+\.\d\dx\); at \d+ moves/s", out), (
         out[-2000:]
     )
