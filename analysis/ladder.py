@@ -8,6 +8,13 @@ window plays every seat equally often. Every move is the level's own choice
 (:func:`engine.bots.levels.choose`) seeded from the run's seed, the game and the ply: a series is
 reproducible from its seed on any machine (unless a level's safety cap cuts a search short).
 
+**Openings.** With ``openings`` above 0 each game starts from a position reached by that many
+random legal plies (:func:`engine.playout.random_step`, seeded from the run's seed, the window
+and the opening's number), and every opening is played once for each rotation of the window's
+seats (at 2 seats: twice, with the seats swapped), as engine testers pair their openings: the
+games differ by more than the bots' tie-breaks, and no level gains from the side an opening
+favours. 0 (the default) starts every game from the start position, as the shipped series did.
+
 **Rating.** Each game's ranks (:meth:`engine.state.State.ranking`; ties shared) update the levels'
 TrueSkill ratings with the project's own environment (:func:`ratings.environment.rate`), one game
 after another, the windows' games in turn (:func:`rating_order`). **Against the level below**: in
@@ -25,6 +32,7 @@ per move is the mean over all runs, weighted by their games.
 from __future__ import annotations
 
 import json
+import random
 import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -36,6 +44,8 @@ from typing import Any
 from django.db import transaction
 
 from engine.bots import levels as bot_levels
+from engine.playout import random_step
+from engine.state import State
 from engine.variants import new_game
 from games import botlevels
 from ratings import display
@@ -47,6 +57,8 @@ GAMES = ("pacru", "shacru", "azacru")
 SEATS = (2, 3, 4)
 #: A game that reaches this many plies ends and is ranked by markers (the engine's own limit).
 PLY_LIMIT = 1000
+#: At most this many random plies open a ladder game (``openings``).
+MAX_OPENING = 20
 
 
 def parse_levels(text: str | Iterable[int]) -> list[int]:
@@ -115,10 +127,28 @@ class Series:
     seed: int
     results: list[GameResult] = field(default_factory=list)
     tallies: dict[int, Tally] = field(default_factory=dict)
+    #: Random plies before the bots (see the module docstring).
+    openings: int = 0
 
 
 def game_seed(seed: int, window: int, game: int) -> int:
     return (seed * 1_000_003 + window * 10_007 + game) % 2**31
+
+
+def opening_seed(seed: int, window: int, opening: int) -> int:
+    return (seed * 1_000_033 + window * 10_009 + opening + 7) % 2**31
+
+
+def opening_position(game: str, players: int, *, plies: int, seed: int, ply_limit: int = PLY_LIMIT) -> State:
+    """The start position after ``plies`` random legal plies chosen from ``seed`` (fewer if the
+    game ends first, which random plies this early do not do in practice)."""
+    state = new_game(game, players, ply_limit=ply_limit)
+    rng = random.Random(seed)
+    for _ in range(plies):
+        if state.is_over:
+            break
+        state, _text = random_step(state, rng)
+    return state
 
 
 def play_game(
@@ -128,10 +158,13 @@ def play_game(
     seed: int,
     ply_limit: int = PLY_LIMIT,
     timer: Callable[[], float] = time.perf_counter,
+    opening: tuple[int, int] = (0, 0),
 ) -> tuple[GameResult, dict[int, tuple[int, float]]]:
     """Play one game with ``seating[i]``'s level at seat ``i + 1``; its result and, per seat,
-    (moves made, seconds spent choosing them)."""
-    state = new_game(game, len(seating), ply_limit=ply_limit)
+    (moves made, seconds spent choosing them). ``opening``: (random plies, their seed) played
+    before the bots (:func:`opening_position`; none by default)."""
+    plies, opening_from = opening
+    state = opening_position(game, len(seating), plies=plies, seed=opening_from, ply_limit=ply_limit)
     spent: dict[int, tuple[int, float]] = {seat: (0, 0.0) for seat in range(1, len(seating) + 1)}
     while not state.is_over:
         seat = state.to_move
@@ -155,8 +188,11 @@ def play_series(
     progress: Callable[[int, int], None] | None = None,
     ply_limit: int = PLY_LIMIT,
     jobs: int = 1,
+    openings: int = 0,
 ) -> Series:
     """Play ``games`` games in each window of ``levels`` at ``players`` seats (no database).
+    ``openings``: random plies before the bots, each opening played in every rotation of the
+    seats (see the module docstring); ``games`` must then be a multiple of ``players``.
 
     With ``jobs`` above 1 the games are shared among that many processes; every game keeps its
     own seed, so the results (not the times) are the same as played one after another."""
@@ -166,22 +202,33 @@ def play_series(
         raise ValueError("players: 2, 3 or 4")
     if games < 1:
         raise ValueError("games: at least 1")
+    if not 0 <= openings <= MAX_OPENING:
+        raise ValueError(f"openings: 0 to {MAX_OPENING} random plies")
+    if openings and games % players:
+        raise ValueError(
+            f"games: with openings, a multiple of {players} (each opening is played in every seating)"
+        )
     plan = [
-        (group[g % players :] + group[: g % players], game_seed(seed, w, g))
+        (
+            group[g % players :] + group[: g % players],
+            game_seed(seed, w, g),
+            (openings, opening_seed(seed, w, g // players)),
+        )
         for w, group in enumerate(windows(levels, players))
         for g in range(games)
     ]
-    series = Series(game=game, players=players, levels=sorted(levels), seed=seed)
+    series = Series(game=game, players=players, levels=sorted(levels), seed=seed, openings=openings)
     series.tallies = {lv: Tally() for lv in series.levels}
     if jobs > 1:
         with ProcessPoolExecutor(jobs, mp_context=get_context("fork")) as pool:
             futures = [
-                pool.submit(play_game, game, seating, seed=s, ply_limit=ply_limit) for seating, s in plan
+                pool.submit(play_game, game, seating, seed=s, ply_limit=ply_limit, opening=o)
+                for seating, s, o in plan
             ]
             played = (f.result() for f in futures)
             _collect(series, played, len(plan), progress)
     else:
-        played = (play_game(game, seating, seed=s, ply_limit=ply_limit) for seating, s in plan)
+        played = (play_game(game, seating, seed=s, ply_limit=ply_limit, opening=o) for seating, s, o in plan)
         _collect(series, played, len(plan), progress)
     return series
 
@@ -194,6 +241,7 @@ def series_to_dict(series: Series) -> dict[str, Any]:
         "players": series.players,
         "levels": list(series.levels),
         "seed": series.seed,
+        "openings": series.openings,
         "results": [
             {"levels": list(r.levels), "ranks": list(r.ranks), "plies": r.plies} for r in series.results
         ],
@@ -230,8 +278,14 @@ def series_from_dict(data: dict[str, Any]) -> Series:
             raise ValueError(f"a game's ranks {list(r.ranks)} are not places 1 to {players}")
     if set(tallies) != set(levels):
         raise ValueError(f"the tallies name levels {sorted(tallies)}, the series {levels}")
+    try:
+        openings = int(data.get("openings", 0))
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"not a ladder series: openings {data.get('openings')!r} is not a number") from exc
+    if not 0 <= openings <= MAX_OPENING:
+        raise ValueError(f"not a ladder series: openings {openings} is not 0 to {MAX_OPENING}")
     return Series(game=game, players=players, levels=levels, seed=int(data.get("seed", 0)),
-                  results=results, tallies=tallies)  # fmt: skip
+                  results=results, tallies=tallies, openings=openings)  # fmt: skip
 
 
 #: The ladder as measured for the release (``bench/bot_ladder.py --save``): the demo's Bots page
@@ -357,14 +411,16 @@ def run(
     seed: int | None = None,
     progress: Callable[[int, int], None] | None = None,
     jobs: int = 1,
+    openings: int = 0,
 ) -> list[BotRating]:
     """Play a series (outside any transaction: it may take minutes) and store it. Without a
     ``seed``, :func:`next_seed`: a second run plays new games, not the first one's again."""
     if seed is None:
         seed = next_seed(game=game, players=players)
     series = play_series(
-        game=game, players=players, levels=levels, games=games, seed=seed, progress=progress, jobs=jobs
-    )
+        game=game, players=players, levels=levels, games=games, seed=seed, progress=progress, jobs=jobs,
+        openings=openings,
+    )  # fmt: skip
     return store(series)
 
 

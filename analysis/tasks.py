@@ -8,7 +8,7 @@ from celery import shared_task
 # ------------------------------------------------------------------ the bot ladder (analysis.ladder)
 @shared_task(name="analysis.tasks.bot_ladder", acks_late=False, soft_time_limit=86_400, time_limit=86_460)
 def bot_ladder(
-    game: str, players: int, levels: str = "1-8", games: int = 2, seed: int | None = None
+    game: str, players: int, levels: str = "1-8", games: int = 2, seed: int | None = None, openings: int = 0
 ) -> dict[str, float]:
     """Play one ladder series (a game, a seat count) and add its games to the stored ratings; each
     level's mu after it. Acknowledged on receipt (``acks_late=False``, unlike the project's other
@@ -16,7 +16,14 @@ def bot_ladder(
     count its games twice. A series of the strongest levels takes hours: it has a day."""
     from . import ladder  # here: each part of the app imports its own module in its task
 
-    rows = ladder.run(game=game, players=players, levels=ladder.parse_levels(levels), games=games, seed=seed)
+    rows = ladder.run(
+        game=game,
+        players=players,
+        levels=ladder.parse_levels(levels),
+        games=games,
+        seed=seed,
+        openings=openings,
+    )
     return {str(row.level): row.mu for row in rows}
 
 

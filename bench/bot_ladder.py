@@ -47,6 +47,11 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=10, help="games per window of levels (default 10)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1, help="processes playing games at once (default 1)")
+    parser.add_argument(
+        "--openings", type=int, default=0,
+        help="random plies opening each game, each opening played in every seating (default 0: from "
+        "the start position, as the shipped series; --games must then be a multiple of the seats)",
+    )  # fmt: skip
     parser.add_argument("--quiet", action="store_true", help="no progress line")
     parser.add_argument(
         "--save", metavar="FILE",
@@ -58,6 +63,13 @@ def main() -> None:
         levels = ladder.parse_levels(args.levels)
     except ValueError as exc:
         parser.error(str(exc))
+    if not 0 <= args.openings <= ladder.MAX_OPENING:
+        parser.error(f"--openings: 0 to {ladder.MAX_OPENING} random plies")
+    if args.openings and any(args.games % n for n in args.players):
+        parser.error(
+            "--games: with --openings, a multiple of every seat count "
+            "(each opening is played in every seating)"
+        )
 
     def progress(done: int, total: int) -> None:
         sys.stderr.write(f"\r  {done}/{total} games")
@@ -66,7 +78,10 @@ def main() -> None:
         sys.stderr.flush()
 
     saved: list[dict[str, object]] = []
-    print(f"levels {args.levels}, {args.games} games per window, seed {args.seed}, {args.jobs} job(s)")
+    opened = f", {args.openings} random plies opening each game (paired)" if args.openings else ""
+    print(
+        f"levels {args.levels}, {args.games} games per window, seed {args.seed}{opened}, {args.jobs} job(s)"
+    )
     for game in args.game:
         for players in args.players:
             if len(levels) < players:
@@ -75,7 +90,7 @@ def main() -> None:
             start = time.perf_counter()
             series = ladder.play_series(
                 game=game, players=players, levels=levels, games=args.games, seed=args.seed,
-                progress=None if args.quiet else progress, jobs=args.jobs,
+                progress=None if args.quiet else progress, jobs=args.jobs, openings=args.openings,
             )  # fmt: skip
             wall = time.perf_counter() - start
             plies = sum(r.plies for r in series.results) / max(1, len(series.results))

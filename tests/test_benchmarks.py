@@ -125,6 +125,13 @@ def test_bot_ladder() -> None:
     )  # fmt: skip
     assert "shacru at 2 seats: 2 games" in out and "shacru at 3 seats: 1 games" in out, out
     assert re.search(r"^\s+3\s+\S+\s+\d+\s+\d+\s+\d+\s+\S+/\d+ = \d+%\s+[\d.]+$", out, re.M), out
+    paired = run(
+        "bot_ladder", "--game", "shacru", "--players", "2", "--levels", "1-2", "--games", "2",
+        "--openings", "3", "--quiet",
+    )  # fmt: skip
+    assert "3 random plies opening each game (paired)" in paired and "shacru at 2 seats: 2 games" in paired, (
+        paired
+    )
 
 
 def test_analysis_cost() -> None:

@@ -11,6 +11,7 @@ import json
 import re
 from io import StringIO
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -51,6 +52,57 @@ def test_a_series_is_reproducible_from_its_seed_and_rotates_seats() -> None:
     assert ladder.play_series(
         game="shacru", players=2, levels=[1, 2, 3], games=2, seed=5, jobs=2
     ).results == (one.results)
+
+
+def test_paired_openings_play_each_opening_in_every_seating(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``openings`` each game starts after that many random plies; consecutive games of a
+    window share one opening (at 2 seats: twice, the seats swapped), the next pair another."""
+    started: list[tuple[int, ...]] = []
+    real = ladder.opening_position
+
+    def opening(game: str, players: int, *, plies: int, seed: int, ply_limit: int = ladder.PLY_LIMIT) -> Any:
+        state = real(game, players, plies=plies, seed=seed, ply_limit=ply_limit)
+        started.append((state.ply, seed))
+        return state
+
+    monkeypatch.setattr(ladder, "opening_position", opening)
+    series = ladder.play_series(game="shacru", players=2, levels=[1, 2, 3], games=4, seed=5, openings=4)
+    assert [r.levels for r in series.results] == [
+        (1, 2),
+        (2, 1),
+        (1, 2),
+        (2, 1),
+        (2, 3),
+        (3, 2),
+        (2, 3),
+        (3, 2),
+    ]
+    assert all(ply == 4 for ply, _ in started)
+    seeds = [s for _, s in started]
+    assert seeds[0] == seeds[1] != seeds[2] == seeds[3] and len(set(seeds)) == 4
+    # The positions differ: an opening is not the start position, nor another window's opening.
+    positions = {ladder.opening_position("shacru", 2, plies=4, seed=s).to_dict()["tiles"] for s in set(seeds)}
+    assert len(positions) == 4
+    # The bots' moves count, not the opening's random ones; the series is reproducible.
+    assert sum(t.moves for t in series.tallies.values()) == sum(r.plies - 4 for r in series.results)
+    again = ladder.play_series(game="shacru", players=2, levels=[1, 2, 3], games=4, seed=5, openings=4)
+    assert again.results == series.results
+    assert ladder.series_from_dict(ladder.series_to_dict(series)).openings == 4
+    # No openings: the start position, as the shipped series.
+    plain = ladder.play_series(game="shacru", players=2, levels=[1, 2], games=2, seed=5)
+    assert plain.openings == 0 and started[-1][0] == 0
+
+
+def test_openings_need_a_whole_number_of_seatings() -> None:
+    with pytest.raises(ValueError, match="multiple of 2"):
+        ladder.play_series(game="shacru", players=2, levels=[1, 2], games=3, seed=1, openings=4)
+    with pytest.raises(ValueError, match="0 to 20"):
+        ladder.play_series(game="shacru", players=2, levels=[1, 2], games=2, seed=1, openings=21)
+    with pytest.raises(CommandError, match="multiple of every seat count"):
+        call_command("bot_ladder", "--game", "shacru", "--players", "3", "--games", "2", "--openings", "4")
+    with pytest.raises(ValueError, match="openings"):
+        series = ladder.play_series(game="shacru", players=2, levels=[1, 2], games=2, seed=1)
+        ladder.series_from_dict({**ladder.series_to_dict(series), "openings": "many"})
 
 
 def test_counts_against_the_level_below_at_three_seats() -> None:

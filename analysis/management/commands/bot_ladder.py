@@ -47,6 +47,11 @@ class Command(BaseCommand):
             action="store_true",
             help="send the series to the slow queue (a task per window of levels) instead of playing here",
         )
+        parser.add_argument(
+            "--openings", type=int, default=0,
+            help="random plies opening each game, each opening played in every seating (default 0: "
+            "from the start position; --games must then be a multiple of the seats)",
+        )  # fmt: skip
         parser.add_argument("--jobs", type=int, default=1, help="processes playing games at once (default 1)")
         parser.add_argument("--quiet", action="store_true", help="no progress bar")
         parser.add_argument(
@@ -64,10 +69,17 @@ class Command(BaseCommand):
             raise CommandError(str(exc)) from None
         if options["games"] < 1:
             raise CommandError("--games: at least 1")
+        if not 0 <= options["openings"] <= ladder.MAX_OPENING:
+            raise CommandError(f"--openings: 0 to {ladder.MAX_OPENING} random plies")
         games = options["game"] or list(ladder.GAMES)
         seats = sorted(set(options["players"] or ladder.SEATS))
         if len(levels) < min(seats):
             raise CommandError(f"{min(seats)} seats need at least {min(seats)} levels")
+        if options["openings"] and any(options["games"] % n for n in seats):
+            raise CommandError(
+                "--games: with --openings, a multiple of every seat count played (each opening is played "
+                "in every seating)"
+            )
         for game in games:
             for players in seats:
                 if len(levels) < players:
@@ -100,7 +112,10 @@ class Command(BaseCommand):
         if options["queue"]:
             # One task per window of levels, so the slow queue's workers share a series.
             for window in ladder.windows(levels, players):
-                bot_ladder.delay(game, players, ",".join(map(str, window)), options["games"], options["seed"])
+                bot_ladder.delay(
+                    game, players, ",".join(map(str, window)), options["games"], options["seed"],
+                    openings=options["openings"],
+                )  # fmt: skip
             self.stdout.write(f"{title}: {len(ladder.windows(levels, players))} tasks sent to the slow queue")
             return
         seed = options["seed"]
@@ -110,6 +125,7 @@ class Command(BaseCommand):
         ladder.run(
             game=game, players=players, levels=levels, games=options["games"], seed=seed,
             progress=None if options["quiet"] else progress, jobs=options["jobs"],
+            openings=options["openings"],
         )  # fmt: skip
         played = len(ladder.windows(levels, players)) * options["games"]
         elapsed = time.perf_counter() - start
