@@ -187,21 +187,27 @@ def test_a_refused_request_is_not_counted(rates: Any, clock: Clock, monkeypatch:
     assert throttle.wait() == 60 - 10 + 60 * (1 - 1 / 2)
 
 
-def test_parallel_requests_do_not_overrun_the_rate(rates: Any, clock: Clock) -> None:
-    request = drf_request(address="10.1.1.3")
-    start = threading.Barrier(12)
+def admitted_in_parallel(address: str, requests: int = 12) -> int:
+    """How many of ``requests`` requests from ``address``, sent at once from as many threads, the
+    user throttle admits."""
+    request = drf_request(address=address)
+    start = threading.Barrier(requests)
     admitted: list[bool] = []
 
     def one() -> None:
         start.wait()
         admitted.append(UserThrottle().allow_request(request, None))
 
-    threads = [threading.Thread(target=one) for _ in range(12)]
+    threads = [threading.Thread(target=one) for _ in range(requests)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    assert admitted.count(True) == 3
+    return admitted.count(True)
+
+
+def test_parallel_requests_do_not_overrun_the_rate(rates: Any, clock: Clock) -> None:
+    assert admitted_in_parallel("10.1.1.3") == 3
     assert cache.get(f"throttle:user:10.1.1.3:{window(START)}") == 3
 
 
@@ -275,20 +281,7 @@ def test_on_redis_a_request_is_one_script_and_the_counts_are_the_same(
 def test_on_redis_parallel_requests_do_not_overrun_the_rate(
     rates: Any, clock: Clock, redis_cache: str
 ) -> None:
-    request = drf_request(address="10.2.2.2")
-    start = threading.Barrier(12)
-    admitted: list[bool] = []
-
-    def one() -> None:
-        start.wait()
-        admitted.append(UserThrottle().allow_request(request, None))
-
-    threads = [threading.Thread(target=one) for _ in range(12)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert admitted.count(True) == 3
+    assert admitted_in_parallel("10.2.2.2") == 3
     assert cache.get(f"throttle:user:10.2.2.2:{window(START)}") == 3
 
 
