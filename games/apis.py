@@ -416,9 +416,7 @@ class TableMovesApi(APIView):
         request.accepted_renderer = self.plain_renderer  # type: ignore[attr-defined]
         request.accepted_media_type = "application/json"  # type: ignore[attr-defined]
         try:
-            waits = [t.wait() for t in self.get_throttles() if not t.allow_request(request, self)]
-            if waits:
-                self.throttled(request, max((w for w in waits if w is not None), default=None))
+            self.check_throttles(request)  # DRF's own: it needs only the request's user and address
             response = self.answer(request, table_id, data)
         except Exception as exc:
             response = self.get_exception_handler()(exc, self.get_exception_handler_context())
