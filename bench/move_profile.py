@@ -30,8 +30,8 @@ does), then plays moves through Django's WSGI handler with the whole middleware 
 
 Run as ``load_moves`` runs its server: ``THROTTLE_OFF=1``, ``DEBUG=0``, ``LOG_LEVEL=WARNING``, no
 Redis (locmem cache, no push, tasks eager). ``--redis URL`` runs as production does instead
-(the token tombstone check and throttles in Redis, push published after each move), and
-``--throttle`` keeps DRF's throttles.
+(token revocations heard on Redis, waited for before the moves are measured; throttles in Redis;
+push handed to the publishing thread after each move), and ``--throttle`` keeps DRF's throttles.
 
     .venv/bin/python bench/move_profile.py                                # 60 tables, 500 moves
     .venv/bin/python bench/move_profile.py --redis redis://127.0.0.1:6379/15 --throttle
@@ -887,6 +887,19 @@ def list_section(wsgi: Wsgi, list_tables: int, game: str, old_games: int) -> Non
     _ = Table  # the model named in the statements above
 
 
+def wait_for_revocations(seconds: float = 5.0) -> bool:
+    """With Redis: wait until this process hears token revocations (common.auth), as a server's
+    process does after its first requests; whether it does."""
+    from common import auth  # after django.setup(), as every import of the project here
+
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if auth._listening():
+            return True
+        time.sleep(0.01)
+    return False
+
+
 # ----------------------------------------------------------------------------- main
 def main() -> None:
     parser = argparse.ArgumentParser(
@@ -944,6 +957,9 @@ def main() -> None:
     warm = max(5, min(50, args.moves // 5))
     for _ in range(warm):
         play(wsgi, clients, clock=args.clock)
+    listening = bool(args.redis) and wait_for_revocations()
+    for _ in range(warm if listening else 0):
+        play(wsgi, clients, clock=args.clock)  # the listener emptied the token cache on subscribing
 
     # (a) the SQL of one move, for each kind of clock
     per_move = print_move_queries(wsgi, clients, args.clock)

@@ -3,28 +3,45 @@
 Every API call is authenticated, so the token lookup is on the hot path of
 move submission. Each process keeps a small cache of recent tokens for
 ``TOKEN_CACHE_SECONDS`` (default 30). A token deleted ("log out everywhere", a new password,
-the admin) or whose user is deactivated leaves a tombstone in the shared cache (Django's default
-cache: Redis in production) for as long as any process may still hold it: a process that finds
-the token in its own cache asks for the tombstone (one cache get, no query) and, when there is
-one, reads the token from the database again, so every process refuses it at once. While Redis
+the admin) or whose user is deactivated must be refused by every process at once, so its
+revocation, once committed, is told to all of them through the shared cache's Redis:
+
+* a **revocation message** on the channel ``auth:token-revoked``: each process that uses the
+  shared cache listens to it on a thread of its own (:class:`Revocations`) and, on a message,
+  empties its token cache. While the listener is subscribed, a token found in the process's cache
+  is trusted as it is: the common request asks nothing of Redis.
+* a **tombstone** in the shared cache, kept as long as any process may still hold the token: while
+  a process is not listening (starting, or its subscription lost), a token found in its cache is
+  trusted only after asking for the tombstone (one cache get, no query); with one, the token is
+  read from the database again. A listener that subscribes again empties the cache first, so a
+  message it missed meanwhile costs nothing.
+
+A token read from the database is kept only if no revocation was heard while it was being read
+(a read that began before the revocation's commit would otherwise keep the old token). While Redis
 is down the tombstone stays in the revoking process's memory (``common.cache``): other processes
-then refuse the token within ``TOKEN_CACHE_SECONDS``, as they did before.
+then refuse the token within ``TOKEN_CACHE_SECONDS``, as they did before any of this. Without the
+shared cache (one process, the memory cache) the tombstone is read from memory on each hit.
 
 The user is read with their player and their account (the saved language), so a middleware that
 needs the language before the view (:func:`token_user`) costs no query either; it leaves what it
-found on the request, and the view's authentication takes it from there (one tombstone get per
-request). A saved account (a new language) empties this process's cache.
+found on the request, and the view's authentication takes it from there. A saved account (a new
+language) empties this process's cache.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import logging
+import os
+import threading
 import time
 from collections import OrderedDict
 from typing import Any
 
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import cache, caches
+from django.core.signals import setting_changed
 from django.db import transaction
 from django.db.models.signals import post_delete, post_save, pre_save
 from django.http import HttpRequest
@@ -34,12 +51,119 @@ from rest_framework.authentication import TokenAuthentication, get_authorization
 from rest_framework.authtoken.models import Token
 from rest_framework.request import Request
 
+from common.cache import FallbackRedisCache
+
+log = logging.getLogger(__name__)
+
 _CACHE: OrderedDict[str, tuple[float, Any, Token]] = OrderedDict()
 _CACHE_SIZE = 4096
+#: Counts the times this process's token cache was emptied: a token read from the database is
+#: kept only if the count did not move while it was being read.
+_forgotten = 0
+#: The channel on the shared cache's Redis that tells every process a token was revoked.
+CHANNEL = "auth:token-revoked"
 
 
 def forget_tokens(**_: Any) -> None:
+    global _forgotten
+    _forgotten += 1
     _CACHE.clear()
+
+
+class Revocations:
+    """This process's subscription to :data:`CHANNEL`, on a daemon thread: each message (and each
+    new subscription, after which messages missed meanwhile are unknown) empties the token cache.
+    ``live`` is set while subscribed; any failure clears it, and the thread subscribes again after
+    ``RETRY_SECONDS``. ``HEARTBEAT`` seconds without a message, the connection is checked (a PING),
+    so a Redis that vanished without closing the socket is noticed within twice that."""
+
+    HEARTBEAT = 5.0
+    RETRY_SECONDS = 1.0
+
+    def __init__(self, cache_backend: Any) -> None:
+        self.backend = cache_backend
+        self.pid = os.getpid()
+        self.live = threading.Event()
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="token-revocations", daemon=True)
+        self.thread.start()
+
+    def stop(self) -> None:
+        self.stopped.set()
+        self.live.clear()
+
+    def _run(self) -> None:
+        while not self.stopped.is_set():
+            pubsub = None
+            try:
+                client = self.backend.subscriber(
+                    socket_connect_timeout=1.0,
+                    socket_timeout=2 * self.HEARTBEAT,
+                    health_check_interval=self.HEARTBEAT,
+                )
+                pubsub = client.pubsub()
+                pubsub.subscribe(CHANNEL)
+                while not self.stopped.is_set():
+                    message = pubsub.get_message(timeout=self.HEARTBEAT)
+                    if message is None:
+                        pubsub.check_health()
+                    elif message["type"] == "subscribe":
+                        forget_tokens()  # whatever was revoked while not listening
+                        self.live.set()
+                    elif message["type"] == "message":
+                        forget_tokens()
+            except Exception as exc:  # the listener must outlive anything Redis does
+                if self.live.is_set():
+                    log.warning("auth: lost the revocation channel (%s); reading tombstones meanwhile", exc)
+            finally:
+                self.live.clear()
+                forget_tokens()
+                if pubsub is not None:
+                    with contextlib.suppress(Exception):  # closing a broken connection may fail too
+                        pubsub.close()
+            self.stopped.wait(self.RETRY_SECONDS)
+
+
+_revocations: Revocations | None = None
+_revocations_lock = threading.Lock()
+_unshared_pid = 0  # this process's default cache is its own memory: nothing to listen to
+
+
+def _listening() -> bool:
+    """Whether this process hears revocations now (so its cached tokens need no tombstone read);
+    starts the listener on first use in a process whose default cache is the shared one."""
+    current, pid = _revocations, os.getpid()
+    if current is not None and current.pid == pid:
+        return current.live.is_set()
+    if _unshared_pid == pid:
+        return False
+    return _start_listening()
+
+
+def _start_listening() -> bool:
+    global _revocations, _unshared_pid
+    backend = caches["default"]
+    if not isinstance(backend, FallbackRedisCache):
+        _unshared_pid = os.getpid()
+        return False
+    with _revocations_lock:
+        if _revocations is None or _revocations.pid != os.getpid():
+            _revocations = Revocations(backend)
+    return _revocations.live.is_set()
+
+
+def _new_cache_settings(*, setting: str, **_: Any) -> None:
+    """Another default cache (tests): the listener follows it."""
+    global _revocations, _unshared_pid
+    if setting == "CACHES":
+        with _revocations_lock:
+            if _revocations is not None:
+                _revocations.stop()
+            _revocations, _unshared_pid = None, 0
+        forget_tokens()
+
+
+setting_changed.connect(_new_cache_settings, dispatch_uid="common.auth.new_cache_settings")
 
 
 def _tombstone_key(key: str) -> str:
@@ -54,7 +178,15 @@ def _bury(keys: list[str]) -> None:
     ttl = getattr(settings, "TOKEN_CACHE_SECONDS", 30)
     if keys and ttl > 0:
         stones = dict.fromkeys(map(_tombstone_key, keys), 1)
-        transaction.on_commit(lambda: cache.set_many(stones, timeout=ttl + 1))
+        transaction.on_commit(lambda: _tell(stones, ttl + 1))
+
+
+def _tell(stones: dict[str, int], ttl: int) -> None:
+    """Tombstones first (a process not listening reads them), then the message to those listening."""
+    cache.set_many(stones, timeout=ttl)
+    publish = getattr(cache, "publish", None)
+    if publish is not None:
+        publish(CHANNEL, b"")
 
 
 def token_deleted(instance: Token, **_: Any) -> None:
@@ -102,19 +234,21 @@ def authenticated(key: str) -> tuple[Any, Token]:
     now = time.monotonic()
     hit = _CACHE.get(key)
     if hit is not None and hit[0] > now:
-        if cache.get(_tombstone_key(key)) is None:
+        if _listening() or cache.get(_tombstone_key(key)) is None:
             return hit[1], hit[2]
         _CACHE.pop(key, None)  # revoked in another process: the database decides
+    before = _forgotten
     try:
         token = Token.objects.select_related("user", "user__player", "user__account").get(key=key)
     except Token.DoesNotExist:
         raise exceptions.AuthenticationFailed(_("invalid token")) from None
     if not token.user.is_active:
         raise exceptions.AuthenticationFailed(_("user inactive or deleted"))
-    if ttl > 0:
+    if ttl > 0 and before == _forgotten:
         _CACHE[key] = (now + ttl, token.user, token)
         if len(_CACHE) > _CACHE_SIZE:
-            _CACHE.popitem(last=False)
+            with contextlib.suppress(KeyError):  # emptied meanwhile by another thread
+                _CACHE.popitem(last=False)
     return token.user, token
 
 

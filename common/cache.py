@@ -152,6 +152,23 @@ class FallbackRedisCache(RedisCache):
             self._note_down(exc)
             raise RedisAway from exc
 
+    def publish(self, channel: str, message: bytes = b"") -> bool:
+        """``PUBLISH`` on the cache's Redis (the channel as it is, no prefix); False while Redis
+        does not answer (no one else hears this process then)."""
+        if self.redis_down:
+            return False
+        try:
+            self._cache.get_client(write=True).publish(channel, message)
+        except _UNAVAILABLE as exc:
+            self._note_down(exc)
+            return False
+        return True
+
+    def subscriber(self, **options: Any) -> Any:
+        """A new ``redis.Redis`` of its own on the cache's Redis (for a subscription, which holds
+        its connection), with these connection options."""
+        return redis_url.client(self._servers[0], **options)
+
 
 class RedisAway(Exception):
     """Redis did not answer (or is being left alone after it did not): see
