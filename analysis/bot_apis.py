@@ -78,11 +78,11 @@ _EXAMPLE = {
             "level": 6,
             "code": "expert",
             "name": "Expert",
-            "description": "Looks a few moves ahead every move: it punishes loose pieces and simple traps.",
+            "description": "Looks further ahead than level 5: it punishes loose pieces and simple traps.",
             "kind": "search",
-            "noise": {"pacru": 0.0, "shacru": 0.0, "azacru": 0.0},
-            "depth": {"pacru": 3, "shacru": 3, "azacru": 3},
-            "work": {"pacru": 8000, "shacru": 8000, "azacru": 8000},
+            "noise": {"pacru": 0.08, "shacru": 0.0, "azacru": 0.0},
+            "depth": {"pacru": 5, "shacru": 3, "azacru": 3},
+            "work": {"pacru": 25000, "shacru": 8000, "azacru": 8000},
             "ratings": [
                 {
                     "game": "pacru", "players": 2, "rating": 1610, "uncertainty": 95, "mu": 26.8,

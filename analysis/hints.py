@@ -1,8 +1,9 @@
 """Hints: "show me a good move" while learning, in casual games against the house bots.
 
 A hint is the move a fixed bot level (:data:`HINT_LEVEL`) would play in the position on the
-board, seeded by the table and the action count, so that asking twice gives the same move (it is
-kept in the cache for the position, and a repeated request costs no search). It is offered only
+board (never one of its careless moves), seeded by the table and the action count, so that asking
+twice gives the same move (it is kept in the cache for the position, and a repeated request costs
+no search). It is offered only
 where it cannot help anyone against another person:
 
 * the table is casual (``hint_rated`` otherwise) and is no game of an event, a ladder, an arena,
@@ -12,8 +13,8 @@ where it cannot help anyone against another person:
 * the asker is seated there (``not_seated``), the game is on (``table_not_active``) and it is
   their turn (``not_your_turn``).
 
-The search runs in the request that asks (about a tenth of a second at level 6; the API
-throttles it per player); nothing is computed on the move path.
+The search runs in the request that asks (level 5 searches three plies, about a tenth of a second;
+the API throttles it per player); nothing is computed on the move path.
 """
 
 from __future__ import annotations
@@ -32,8 +33,8 @@ from games.models import Player, Seat, Table
 from games.review import effects_in_words, seat_names
 
 #: The bot level whose choice a hint is (its node budget, not a time budget: the same hint on any
-#: machine).
-HINT_LEVEL = 6
+#: machine): a three-ply search in every game, without the level's careless moves.
+HINT_LEVEL = 5
 #: How long a position's hint is kept in the cache (seconds).
 CACHE_SECONDS = 3600
 
@@ -121,7 +122,7 @@ def hint_for(*, table_id: int, player: Player) -> Hint:
     move = cache.get(key)
     state = engine.load(table.position)
     if not isinstance(move, str):
-        move = levels.choose(state, HINT_LEVEL, seed=table.pk * 100_003 + table.actions)
+        move = levels.choose(state, HINT_LEVEL, seed=table.pk * 100_003 + table.actions, careless=False)
         cache.set(key, move, CACHE_SECONDS)
     words = "; ".join(effects_in_words(state, state.play(move), seat_names(table)))
     return Hint(move=move, level=HINT_LEVEL, words=words)

@@ -48,11 +48,11 @@ _TEXTS: dict[int, tuple[Promise, Promise]] = {
     ),
     5: (
         pgettext_lazy("bot level", "Strong"),
-        _("Looks a few moves ahead, but one move in ten is careless."),
+        _("Looks a few moves ahead, but misses what lies further on."),
     ),
     6: (
         pgettext_lazy("bot level", "Expert"),
-        _("Looks a few moves ahead every move: it punishes loose pieces and simple traps."),
+        _("Looks further ahead than level 5: it punishes loose pieces and simple traps."),
     ),
     7: (
         pgettext_lazy("bot level", "Master"),

@@ -13,11 +13,12 @@ A level is three things, each independent of the machine:
   some games than in others).
 
 The steps between the levels are steps of depth (one move to a search, a shallow search to a deep
-one) and of carelessness (half the moves, one in five, one in ten, none); the top level thinks a
-second or two a move. How far apart they are is measured by the bot ladder (:mod:`analysis.ladder`;
-this release's table is in ``docs/players/bots.md``). A level plays the same moves on any machine
-and its move is reproducible from a seed; ``cap`` (seconds) is only a safety limit that a normal
-move never reaches.
+one) and of carelessness (half the moves, one in five, one in ten, none; in Pacru, whose step from
+three plies to five is the largest, one in twelve and one in thirty-three between its five-ply
+levels); the top level thinks a second or two a move. How far apart they are is measured by the bot
+ladder (:mod:`analysis.ladder`; this release's table is in ``docs/players/bots.md``). A level plays
+the same moves on any machine and its move is reproducible from a seed; ``cap`` (seconds) is only a
+safety limit that a normal move never reaches.
 
 The legacy names stay: ``random`` is level 1, ``greedy`` level 4 (the greedy bot without
 carelessness) and ``search`` level 6.
@@ -86,11 +87,15 @@ LEVELS: tuple[Level, ...] = (
     Level(2, "novice", "greedy", (0.5, 0.5, 0.5), _NONE, _NONE, 10.0),
     Level(3, "casual", "greedy", (0.2, 0.2, 0.2), _NONE, _NONE, 10.0),
     Level(4, "club", "greedy", (0.0, 0.0, 0.0), _NONE, _NONE, 10.0),
-    Level(5, "strong", "search", (0.1, 0.1, 0.1), SHALLOW, SHALLOW_WORK, 30.0),
-    Level(6, "expert", "search", (0.0, 0.0, 0.0), SHALLOW, SHALLOW_WORK, 30.0),
+    # Pacru: a careless move costs a three-ply search its edge over one move of lookahead (the
+    # ladder had it at 52 % against level 4), and the step from three plies to five is the largest
+    # there is, so Pacru's level 5 searches three plies with care and its levels 6-8 five plies,
+    # careless one move in twelve, one in thirty-three, and never.
+    Level(5, "strong", "search", (0.0, 0.1, 0.1), SHALLOW, SHALLOW_WORK, 30.0),
+    Level(6, "expert", "search", (0.08, 0.0, 0.0), (5, 3, 3), (25_000, 8_000, 8_000), 60.0),
     # Shacru: a careless move in ten cost more than two plies of depth gained (the ladder had
     # this level at 47 % against level 6), so its step to level 8 is four plies, none careless.
-    Level(7, "master", "search", (0.1, 0.0, 0.1), (5, 4, 4), DEEP_WORK, 60.0),
+    Level(7, "master", "search", (0.03, 0.0, 0.1), (5, 4, 4), DEEP_WORK, 60.0),
     Level(8, "grandmaster", "search", (0.0, 0.0, 0.0), DEEP, DEEP_WORK, 60.0),
 )
 
@@ -131,10 +136,12 @@ def choose(
     *,
     seed: int,
     clock: Callable[[], float] = time.perf_counter,
+    careless: bool = True,
 ) -> str:
     """The move level ``number`` plays in ``state``: the same for a seed on any machine and any
-    clock, unless the level's safety cap is reached first."""
-    return LevelBot(number, clock=clock).choose(state, seed=seed)
+    clock, unless the level's safety cap is reached first. ``careless=False`` leaves out the
+    level's careless moves (a hint is the level's own choice, never a random one)."""
+    return LevelBot(number, clock=clock, careless=careless).choose(state, seed=seed)
 
 
 def analyse(state: State, number: int | str, *, seed: int) -> Verdict:
@@ -151,10 +158,16 @@ class LevelBot:
     """A level as a :class:`~engine.bots.base.Bot`: ``budget`` and ``iterations`` are ignored (the
     level sets the work; its cap is the only time limit)."""
 
-    def __init__(self, number: int | str, clock: Callable[[], float] = time.perf_counter):
+    def __init__(
+        self,
+        number: int | str,
+        clock: Callable[[], float] = time.perf_counter,
+        careless: bool = True,
+    ):
         self.spec = level(number)
         self.level = self.spec.code
         self.clock = clock
+        self.careless = careless
 
     def choose(
         self,
@@ -168,7 +181,7 @@ class LevelBot:
         if lv.kind == "random":
             return RandomBot().choose(state, seed=seed)
         draw = random.Random(None if seed is None else f"careless {seed}")
-        noise = lv.noise(state.game)
+        noise = lv.noise(state.game) if self.careless else 0.0
         if noise and draw.random() < noise:
             # A careless move: any candidate, drawn from the seed (not the position's best).
             return draw.choice(candidates(state))

@@ -13,6 +13,7 @@ from django.test import Client
 
 import engine
 from analysis import explorer_apis, hints
+from engine.bots import levels
 from games import services
 from games.models import Table
 from tests.games.conftest import Actor, as_organiser, started_table
@@ -42,8 +43,11 @@ def test_a_hint_against_a_bot_is_a_legal_move_and_the_same_when_asked_again(alic
     r = alice.post(url(table))
     assert r.status_code == 200, r.content
     body = r.json()
-    assert body["level"] == hints.HINT_LEVEL == 6
+    assert body["level"] == hints.HINT_LEVEL == 5
     state = engine.load(table.position)
+    # The level's own choice, never one of its careless moves.
+    seed = table.pk * 100_003 + table.actions
+    assert body["move"] == levels.choose(state, 5, seed=seed, careless=False)
     assert state.play(body["move"]).last_move == body["move"]  # playable as it is
     assert body["words"].startswith(body["move"].split("(")[0])  # said as the review says it
     assert alice.post(url(table)).json() == body

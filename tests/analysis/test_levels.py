@@ -53,8 +53,9 @@ def fake_clock(step: float) -> Callable[[], float]:
 def test_a_level_plays_the_same_move_for_a_seed_on_any_clock(game: str, number: int) -> None:
     state = position(game, 2, 12)
     fast = [lv.choose(state, number, seed=s, clock=fake_clock(1e-6)) for s in range(3)]
-    # A machine a thousand times slower: 50 ms per look at the clock, still inside the safety cap.
-    slow = [lv.choose(state, number, seed=s, clock=fake_clock(0.05)) for s in range(3)]
+    # A machine some twenty times slower: 20 ms per look at the clock (one look every 16 positions),
+    # still inside the safety cap for a five-ply Pacru search's 25,000 positions.
+    slow = [lv.choose(state, number, seed=s, clock=fake_clock(0.02)) for s in range(3)]
     assert fast == slow
     assert all(m in state.legal_moves() or state.play(m).last_move == m for m in fast)
     # And the seed matters: the choice is reproducible, not fixed by the position alone.
@@ -76,16 +77,16 @@ def test_the_cap_is_only_a_safety_limit() -> None:
 
 @pytest.mark.parametrize("game", ["pacru", "shacru", "azacru"])
 def test_a_level_searches_to_its_depth_within_its_budget(game: str) -> None:
-    """Level 6 stops at its depth well inside its budget in an opening; with the depth unbounded
+    """Level 5 stops at its depth well inside its budget in an opening; with the depth unbounded
     the same budget is all spent."""
     state = position(game, 2, 4)
-    six = lv.level(6)
-    bounded = SearchBot(pacru="alphabeta", max_depth=six.depth(game))
-    bounded.choose(state, seed=2, iterations=six.work(game))
-    assert 0 < bounded.iterations_done < six.work(game)
+    five = lv.level(5)
+    bounded = SearchBot(pacru="alphabeta", max_depth=five.depth(game))
+    bounded.choose(state, seed=2, iterations=five.work(game))
+    assert 0 < bounded.iterations_done < five.work(game)
     unbounded = SearchBot(pacru="alphabeta")
-    unbounded.choose(state, seed=2, iterations=six.work(game))
-    assert unbounded.iterations_done >= six.work(game)
+    unbounded.choose(state, seed=2, iterations=five.work(game))
+    assert unbounded.iterations_done >= five.work(game)
 
 
 def test_careless_levels_play_a_random_candidate_in_their_share_of_moves() -> None:
@@ -101,6 +102,22 @@ def test_careless_levels_play_a_random_candidate_in_their_share_of_moves() -> No
         differ = sum(moves[s] != greedy[s] for s in seeds)
         assert low <= differ <= high, (number, differ)
         assert all(state.play(m).last_move == m for m in moves.values())
+
+
+def test_without_its_careless_moves_a_level_plays_its_own_choice() -> None:
+    """``careless=False`` (hints) leaves out the random candidates: level 2 is then the greedy bot,
+    seed for seed, although with its careless moves it differs in about half of them."""
+    state = position("pacru", 2, 10)
+    seeds = range(40)
+    careful = [lv.choose(state, 2, seed=s, careless=False) for s in seeds]
+    assert careful == [lv.choose(state, 4, seed=s) for s in seeds]
+    assert sum(lv.choose(state, 2, seed=s) != careful[s] for s in seeds) >= 10
+    # The same for a searching level: Pacru's level 6 without its careless moves is its search.
+    six = lv.level(6)
+    assert six.noise("pacru") > 0
+    search = SearchBot(pacru="alphabeta", max_depth=six.depth("pacru"))
+    expected = search.choose(state, seed=1, iterations=six.work("pacru"), budget=six.cap)
+    assert lv.choose(state, 6, seed=1, careless=False) == expected
 
 
 def test_levels_and_legacy_names_resolve() -> None:
