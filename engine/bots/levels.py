@@ -81,6 +81,9 @@ _NONE = (0, 0, 0)
 #: (up to 80,000) and Azacru's four (40,000–50,000) are still cut short there.
 SHALLOW, SHALLOW_WORK = (3, 3, 3), (8_000, 8_000, 8_000)
 DEEP, DEEP_WORK = (5, 5, 4), (25_000, 60_000, 25_000)
+#: The deep search in Pacru, the shallow one in Shacru and Azacru (Pacru's level 6).
+PACRU_DEEP = (DEEP[0], *SHALLOW[1:])
+PACRU_DEEP_WORK = (DEEP_WORK[0], *SHALLOW_WORK[1:])
 
 LEVELS: tuple[Level, ...] = (
     Level(1, "beginner", "random", (1.0, 1.0, 1.0), _NONE, _NONE, 5.0),
@@ -92,7 +95,7 @@ LEVELS: tuple[Level, ...] = (
     # there is, so Pacru's level 5 searches three plies with care and its levels 6-8 five plies,
     # careless one move in twelve, one in thirty-three, and never.
     Level(5, "strong", "search", (0.0, 0.1, 0.1), SHALLOW, SHALLOW_WORK, 30.0),
-    Level(6, "expert", "search", (0.08, 0.0, 0.0), (5, 3, 3), (25_000, 8_000, 8_000), 60.0),
+    Level(6, "expert", "search", (0.08, 0.0, 0.0), PACRU_DEEP, PACRU_DEEP_WORK, 60.0),
     # Shacru: a careless move in ten cost more than two plies of depth gained (the ladder had
     # this level at 47 % against level 6), so its step to level 8 is four plies, none careless.
     Level(7, "master", "search", (0.03, 0.0, 0.1), (5, 4, 4), DEEP_WORK, 60.0),
